@@ -1,0 +1,29 @@
+# Two entry points for a fresh machine: `make example` and `make test`.
+# Each installs what it needs first (a virtualenv in .venv; Debian packages for the tests).
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: example test system-deps clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $@
+
+## Build the knowledge graph of the example abstracts into out/ (no server needed).
+example: $(VENV)/.installed
+	$(BIN)/kg build examples/iclr2025 -o out
+
+## Debian packages the tests use (independent RDF parser, headless browser, ...).
+system-deps:
+	bash scripts/install-system-deps.sh
+
+## Run the whole test suite (installs everything first).
+test: $(VENV)/.installed system-deps
+	$(BIN)/pytest
+
+clean:
+	rm -rf $(VENV) out .pytest_cache

@@ -1,0 +1,137 @@
+"""Assemble resolved paper records into one ``networkx.MultiDiGraph``.
+
+The graph's shape (node ids, labels, attributes, edge types) is documented in
+``docs/graph-schema.md``; every exporter reads that one shape. Assembly is
+incremental (``add`` one record at a time) and order-independent: attributes
+that collect over papers are kept sorted.
+
+Examples
+--------
+>>> from kg.types import Paper, PaperRecord, ResolvedEntity, Mention, Source
+>>> paper = Paper("paper:1", "We use MNIST.", Source("a.txt", 0), venue="ICLR", year=2025)
+>>> mnist = ResolvedEntity("entity:mnist", "MNIST", "Dataset", False, [Mention("MNIST", 7, 12)])
+>>> g = GraphAssembler()
+>>> g.add(PaperRecord(paper, [mnist], [], [], []))
+>>> graph = g.finish({})
+>>> sorted(graph.nodes["entity:mnist"].items())[:3]
+[('aliases', []), ('catalogue_id', None), ('label', 'Dataset')]
+>>> list(graph.edges("paper:1", keys=True))
+[('paper:1', 'venue:iclr', 'PUBLISHED_IN'), ('paper:1', 'entity:mnist', 'MENTIONS')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import networkx as nx
+
+from kg.ids import code_id, venue_id
+from kg.resolve import CanonicalEntity
+from kg.types import PaperRecord
+
+__all__ = ["GraphAssembler", "assemble_graph", "ENTITY_LABELS"]
+
+ENTITY_LABELS = ("Method", "Dataset", "Model", "Metric", "Task")
+
+
+class GraphAssembler:
+    def __init__(self) -> None:
+        self.graph = nx.MultiDiGraph()
+        self._papers_of: dict[str, set[str]] = {}
+        self._mentions_of: dict[str, int] = {}
+        self._proposed_by: dict[str, set[str]] = {}
+        self._seen_as: dict[str, tuple[str, str, str | None]] = {}
+
+    def add(self, record: PaperRecord) -> None:
+        g, paper = self.graph, record.paper
+        g.add_node(
+            paper.id,
+            label="Paper",
+            name=paper.title or paper.abstract[:80],
+            title=paper.title,
+            abstract=paper.abstract,
+            year=paper.year,
+            venue=paper.venue,
+            doi=paper.doi,
+            arxiv_id=paper.arxiv_id,
+            url=paper.url,
+            authors=list(paper.authors),
+            source_path=paper.source.path,
+            source_index=paper.source.index,
+        )
+        if paper.venue:
+            vid = venue_id(paper.venue)
+            g.add_node(vid, label="Venue", name=paper.venue)
+            g.add_edge(paper.id, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", year=paper.year)
+        for entity in record.entities:
+            g.add_node(entity.id)
+            self._seen_as.setdefault(entity.id, (entity.type, entity.name, entity.catalogue_id))
+            spans = [{"start": m.start, "end": m.end} for m in entity.mentions]
+            kind = "PROPOSES" if entity.proposed else "MENTIONS"
+            g.add_edge(paper.id, entity.id, key=kind, type=kind, mentions=spans, count=len(spans))
+            self._papers_of.setdefault(entity.id, set()).add(paper.id)
+            self._mentions_of[entity.id] = self._mentions_of.get(entity.id, 0) + len(spans)
+            if entity.proposed:
+                self._proposed_by.setdefault(entity.id, set()).add(paper.id)
+        for rel in record.relations:
+            kind = rel.predicate.upper()
+            evidence = {"paper": paper.id, "start": rel.start, "end": rel.end}
+            if g.has_edge(rel.subject, rel.object, key=kind):
+                data = g.edges[rel.subject, rel.object, kind]
+                data["evidence"] = sorted(
+                    [*data["evidence"], evidence], key=lambda e: (e["paper"], e["start"])
+                )
+                data["support"] = len({e["paper"] for e in data["evidence"]})
+            else:
+                g.add_edge(rel.subject, rel.object, key=kind, type=kind, support=1, evidence=[evidence])
+        for url in record.code_urls:
+            cid = code_id(url)
+            g.add_node(cid, label="CodeRepository", name=url, url=url)
+            g.add_edge(paper.id, cid, key="HAS_CODE", type="HAS_CODE")
+        for n, result in enumerate(record.results):
+            rid = f"result:{paper.id}:{n}"
+            g.add_node(
+                rid,
+                label="Result",
+                name=f"{result.value} {result.metric}",
+                value=result.value,
+                metric=result.metric,
+                paper=paper.id,
+                start=result.start,
+                end=result.end,
+            )
+            g.add_edge(paper.id, rid, key="REPORTS", type="REPORTS")
+            for kind, target in (
+                ("RESULT_OF", result.subject),
+                ("RESULT_ON", result.dataset),
+                ("RESULT_AGAINST", result.baseline),
+            ):
+                if target is not None:
+                    g.add_edge(rid, target, key=kind, type=kind)
+
+    def finish(self, entities: Mapping[str, CanonicalEntity]) -> nx.MultiDiGraph:
+        """Set entity attributes from the resolver's canonical entities and return the graph."""
+        for eid, papers in self._papers_of.items():
+            info = entities.get(eid)
+            kind, name, catalogue_id = self._seen_as[eid]
+            self.graph.add_node(
+                eid,
+                label=info.type if info else kind,
+                name=info.name if info else name,
+                aliases=list(info.aliases) if info else [],
+                catalogue_id=info.catalogue_id if info else catalogue_id,
+                paper_count=len(papers),
+                mention_count=self._mentions_of[eid],
+                proposed_by=sorted(self._proposed_by.get(eid, ())),
+            )
+        return self.graph
+
+
+def assemble_graph(
+    records: Iterable[PaperRecord], entities: Mapping[str, CanonicalEntity]
+) -> nx.MultiDiGraph:
+    """Build the graph of ``records`` in one call."""
+    assembler = GraphAssembler()
+    for record in records:
+        assembler.add(record)
+    return assembler.finish(entities)

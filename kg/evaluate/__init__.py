@@ -1,0 +1,1 @@
+"""Scoring extraction against gold annotations (``kg evaluate``)."""

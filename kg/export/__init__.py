@@ -1,0 +1,1 @@
+"""Exporters of the assembled graph: graph files, RDF, Neo4j."""

@@ -1,0 +1,86 @@
+"""Graph files: node-link JSON, GraphML, and ``papers.jsonl``; all written atomically.
+
+A file is written next to its target under a temporary name and renamed when
+complete, so an interrupted build never leaves a file that looks finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import networkx as nx
+
+from kg.types import PaperRecord
+
+__all__ = ["atomic_open", "write_node_link", "write_graphml", "write_jsonl", "to_graphml_graph"]
+
+
+@contextmanager
+def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
+    """Open a temporary sibling of ``path``; rename it over ``path`` only on success."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        encoding = None if "b" in mode else "utf-8"
+        with os.fdopen(fd, mode, encoding=encoding) as handle:
+            yield handle
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _sorted_copy(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """The same graph with nodes and edges in id order, so files do not depend on input order."""
+    out = nx.MultiDiGraph(**graph.graph)
+    out.add_nodes_from(sorted(graph.nodes(data=True), key=lambda n: n[0]))
+    out.add_edges_from(sorted(graph.edges(keys=True, data=True), key=lambda e: (e[0], e[1], e[2])))
+    return out
+
+
+def write_node_link(graph: nx.MultiDiGraph, path: str | Path) -> None:
+    data = nx.node_link_data(_sorted_copy(graph), edges="edges")
+    with atomic_open(path) as handle:
+        json.dump(data, handle, ensure_ascii=False, indent=1)
+
+
+def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out."""
+
+    def scalar(attrs: dict) -> dict:
+        out = {}
+        for key, value in attrs.items():
+            if value is None:
+                continue
+            out[key] = json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value
+        return out
+
+    out = nx.MultiDiGraph()
+    for node, attrs in sorted(graph.nodes(data=True), key=lambda n: n[0]):
+        out.add_node(node, **scalar(attrs))
+    for u, v, k, attrs in sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3]):
+        out.add_edge(u, v, key=k, **scalar(attrs))
+    return out
+
+
+def write_graphml(graph: nx.MultiDiGraph, path: str | Path) -> None:
+    with atomic_open(path, "wb") as handle:
+        nx.write_graphml(to_graphml_graph(graph), handle, encoding="utf-8")
+
+
+def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:
+    """Write one JSON object per line; returns the number written."""
+    count = 0
+    with atomic_open(path) as handle:
+        for record in records:
+            data = record.to_json() if isinstance(record, PaperRecord) else record
+            handle.write(json.dumps(data, ensure_ascii=False) + "\n")
+            count += 1
+    return count

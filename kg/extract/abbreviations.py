@@ -1,0 +1,147 @@
+"""Acronym definitions: ``long form (SF)``, ``SF (long form)`` and bold-letter acronyms.
+
+Schwartz & Hearst (2003) matching, as in scispacy's ``abbreviation_detector``,
+plus the bold-letter form of scraped abstracts (``**M**otif-b**A**sed **G**NN
+**E**xplainer (MAGE)``, ``*TRON*, a **t**wo-step framework for **r**isk ...``),
+whose letters come from the emphasis spans the cleaner records.
+
+Definitions are stored as character offsets (clean text) in
+``doc._.kg_abbreviations``: ``[(short_start, short_end, long_start, long_end), ...]``.
+"""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+__all__ = ["AbbreviationDetector", "schwartz_hearst_long_form", "is_short_form"]
+
+if not Doc.has_extension("kg_abbreviations"):
+    Doc.set_extension("kg_abbreviations", default=[])
+if not Doc.has_extension("kg_emphasis"):
+    Doc.set_extension("kg_emphasis", default=[])
+
+
+def is_short_form(text: str) -> bool:
+    """A plausible acronym: 2-12 characters, starts alphanumeric, has a capital letter."""
+    core = text[:-1] if text.endswith("s") and text[:-1].isupper() else text
+    return (
+        2 <= len(core) <= 12
+        and core[0].isalnum()
+        and any(c.isupper() for c in core)
+        and sum(c.isalpha() for c in core) >= 2
+        and " " not in core
+    )
+
+
+def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
+    """Index of the first word of the long form ending ``words`` that ``short`` abbreviates.
+
+    >>> schwartz_hearst_long_form("GNNs", "of Graph Neural Networks".split())
+    1
+    >>> schwartz_hearst_long_form("MAGE", "an innovative Motif-bAsed GNN Explainer".split())
+    2
+    """
+    letters = [c.lower() for c in short.rstrip("s") if c.isalnum()] or [short[0].lower()]
+    text = " ".join(words).lower()
+    s_index = len(letters) - 1
+    l_index = len(text) - 1
+    while s_index >= 0:
+        char = letters[s_index]
+        while l_index >= 0 and (
+            text[l_index] != char
+            or (s_index == 0 and l_index > 0 and text[l_index - 1].isalnum())
+        ):
+            l_index -= 1
+        if l_index < 0:
+            return None
+        l_index -= 1
+        s_index -= 1
+    start_char = text.rfind(" ", 0, l_index + 1) + 1
+    first_word = text[:start_char].count(" ")
+    return first_word if start_char == 0 or text[start_char - 1] == " " else None
+
+
+@Language.factory(
+    "kg_abbreviations",
+    assigns=["doc._.kg_abbreviations"],
+    default_config={"max_long_form_words": 10},
+)
+def make_abbreviation_detector(nlp: Language, name: str, max_long_form_words: int):
+    return AbbreviationDetector(max_long_form_words=max_long_form_words)
+
+
+class AbbreviationDetector:
+    def __init__(self, *, max_long_form_words: int = 10) -> None:
+        self.max_long_form_words = max_long_form_words
+
+    def __call__(self, doc: Doc) -> Doc:
+        found: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        for open_paren in (t for t in doc if t.text == "("):
+            definition = self._parenthesised(doc, open_paren.i)
+            if definition and (definition[0], definition[1]) not in found:
+                found[(definition[0], definition[1])] = definition
+        for definition in self._bold_letters(doc):
+            found.setdefault((definition[0], definition[1]), definition)
+        doc._.kg_abbreviations = sorted(found.values())
+        return doc
+
+    def _parenthesised(self, doc: Doc, i: int) -> tuple[int, int, int, int] | None:
+        close = next((t.i for t in doc[i + 1 : i + 14] if t.text == ")"), None)
+        if close is None or close == i + 1:
+            return None
+        inner = doc[i + 1 : close]
+        sent_start = doc[i].sent.start if doc.has_annotation("SENT_START") else 0
+        if len(inner) <= 3 and is_short_form(inner.text.replace(" ", "")):
+            limit = min(len(inner.text) + 5, len(inner.text) * 2, self.max_long_form_words)
+            words = doc[max(sent_start, i - limit) : i]
+            long_span = self._match(inner.text, words)
+            if long_span is not None:
+                return (inner.start_char, inner.end_char, long_span.start_char, long_span.end_char)
+        elif i > 0 and is_short_form(doc[i - 1].text) and len(inner) > 1:
+            long_span = self._match(doc[i - 1].text, inner)
+            if long_span is not None and long_span.end == inner.end:
+                short = doc[i - 1]
+                return (short.idx, short.idx + len(short), long_span.start_char, long_span.end_char)
+        return None
+
+    @staticmethod
+    def _match(short: str, words: Span) -> Span | None:
+        tokens = [t for t in words if not t.is_punct or t.text in "-/"]
+        if not tokens:
+            return None
+        texts = [t.text for t in words]
+        first = schwartz_hearst_long_form(short, texts)
+        if first is None:
+            return None
+        long_span = words[first:]
+        while len(long_span) > 1 and (long_span[-1].is_punct or long_span[-1].text in ("'s", "’s")):
+            long_span = long_span[:-1]
+        if len(long_span) < 1 or long_span.text.lower() == short.lower():
+            return None
+        if len([t for t in long_span if t.is_alpha]) < 2 and "-" not in long_span.text:
+            return None
+        return long_span
+
+    @staticmethod
+    def _bold_letters(doc: Doc):
+        """Acronyms spelled by emphasised letters, e.g. ``**t**wo-step ... **r**isk``."""
+        letters = [(s, e) for s, e, _ in doc._.kg_emphasis if 1 <= e - s <= 2]
+        run: list[tuple[int, int]] = []
+        for span in letters + [(10**9, 10**9)]:
+            if run and span[0] - run[-1][1] > 40:
+                if len(run) >= 2:
+                    acronym = "".join(doc.text[s:e] for s, e in run)
+                    yield from AbbreviationDetector._define(doc, acronym, run[0][0], run[-1][1])
+                run = []
+            run.append(span)
+
+    @staticmethod
+    def _define(doc: Doc, acronym: str, start: int, end: int):
+        long_span = doc.char_span(start, end, alignment_mode="expand")
+        if long_span is None:
+            return
+        for token in doc:
+            if token.text.lower() == acronym.lower() and not (start <= token.idx < end):
+                yield (token.idx, token.idx + len(token), long_span.start_char, long_span.end_char)
+                return

@@ -1,0 +1,147 @@
+"""Strip LaTeX and Markdown residue from an abstract, keeping a map back to the stored text.
+
+Abstracts scraped from venues carry ``4.5$\\times$``, ``**M**otif-b**A**sed``,
+``\\textbf{D}ynamic`` and ``\\url{...}``. The extractor reads the clean text;
+every span it finds is mapped back so offsets point into the abstract as stored.
+
+Examples
+--------
+>>> c = clean_text(r"a 4.5$\\times$ speedup, **M**otif-b**A**sed")
+>>> c.text
+'a 4.5× speedup, Motif-bAsed'
+>>> c.raw_span(c.text.index("Motif"), len(c.text))
+(25, 42)
+>>> [c.text[s:e] for s, e, _ in c.emphasis]
+['M', 'A']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["CleanText", "clean_text", "find_urls"]
+
+_SYMBOLS = {
+    "times": "×", "cdot": "·", "sim": "~", "approx": "≈", "leq": "≤", "le": "≤", "geq": "≥",
+    "ge": "≥", "pm": "±", "infty": "∞", "rightarrow": "→", "to": "→", "ldots": "…",
+    "dots": "…", "cdots": "…", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ",
+    "epsilon": "ε", "eta": "η", "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π",
+    "sigma": "σ", "tau": "τ", "phi": "φ", "ell": "ℓ", "log": "log", "min": "min",
+    "max": "max", "textasciitilde": "~", "quad": " ", "qquad": " ",
+}
+_STYLE_COMMANDS = (
+    "textbf|textit|emph|texttt|textsc|textrm|textsf|text|mathbf|mathrm|mathcal|mathit|"
+    "mathsf|mathbb|bm|boldsymbol|underline|mbox|operatorname"
+)
+_BOLD_COMMANDS = {"textbf", "mathbf", "bm", "boldsymbol"}
+
+_TOKEN = re.compile(
+    r"(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
+    r"|(?P<url>\\url\{(?P<url_text>[^{}]*)\})"
+    rf"|(?P<style>\\(?P<style_cmd>{_STYLE_COMMANDS})\{{(?P<style_text>[^{{}}]*)\}})"
+    r"|(?P<escaped>\\(?P<escaped_char>[%&_#${}]))"
+    r"|(?P<command>\\(?P<command_name>[A-Za-z]+)\s?)"
+    r"|(?P<dollar>\$)"
+    r"|(?P<bold>\*\*|__(?=\w)|(?<=\w)__)"
+    r"|(?P<italic>(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*]))"
+    r"|(?P<quotes>``|'')"
+    r"|(?P<tilde>(?<=\S)~(?=\S))"
+    r"|(?P<brace>[{}])"
+)
+_URL = re.compile(r"(?:https?://|www\.)[^\s{}<>\\\"'`|^]+", re.IGNORECASE)
+_URL_TRAILING = ".,;:!?*"
+
+
+@dataclass
+class CleanText:
+    """Clean ``text`` plus, per clean character, the raw span it came from."""
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+    raw_length: int
+    emphasis: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def raw_span(self, start: int, end: int) -> tuple[int, int]:
+        """Map a clean span ``[start, end)`` to the raw span that produced it."""
+        if start >= end:
+            at = self.starts[start] if start < len(self.starts) else self.raw_length
+            return at, at
+        return self.starts[start], self.ends[end - 1]
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    @property
+    def size(self) -> int:
+        return len(self.starts)
+
+    def copy(self, raw: str, start: int, end: int) -> None:
+        self.parts.append(raw[start:end])
+        self.starts.extend(range(start, end))
+        self.ends.extend(range(start + 1, end + 1))
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        self.parts.append(text)
+        self.starts.extend([start] * len(text))
+        self.ends.extend([end] * len(text))
+
+
+def clean_text(raw: str) -> CleanText:
+    """Remove markup from ``raw``; ``emphasis`` lists bold/italic spans of the clean text."""
+    out = _Builder()
+    emphasis: list[tuple[int, int, str]] = []
+    open_marks: dict[str, int] = {}
+    pos = 0
+    for match in _TOKEN.finditer(raw):
+        out.copy(raw, pos, match.start())
+        pos = match.end()
+        kind = match.lastgroup
+        if kind == "href":
+            out.copy(raw, match.start("href_text"), match.end("href_text"))
+        elif kind == "url":
+            out.copy(raw, match.start("url_text"), match.end("url_text"))
+        elif kind == "style":
+            begin = out.size
+            out.copy(raw, match.start("style_text"), match.end("style_text"))
+            if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
+                emphasis.append((begin, out.size, "bold"))
+        elif kind == "escaped":
+            out.replace(match.group("escaped_char"), match.start(), match.end())
+        elif kind == "command":
+            name = match.group("command_name")
+            out.replace(_SYMBOLS.get(name, name), match.start(), match.end())
+        elif kind in ("bold", "italic"):
+            if kind in open_marks:
+                begin = open_marks.pop(kind)
+                if out.size > begin:
+                    emphasis.append((begin, out.size, kind))
+            else:
+                open_marks[kind] = out.size
+        elif kind == "quotes":
+            out.replace('"', match.start(), match.end())
+        elif kind == "tilde":
+            out.replace(" ", match.start(), match.end())
+        # dollar and brace: dropped
+    out.copy(raw, pos, len(raw))
+    emphasis.sort()
+    return CleanText("".join(out.parts), out.starts, out.ends, len(raw), emphasis)
+
+
+def find_urls(raw: str) -> list[str]:
+    """URLs in the stored text, clean of LaTeX braces and trailing punctuation, in order, unique."""
+    found: list[str] = []
+    for match in _URL.finditer(raw):
+        url = match.group(0).rstrip(_URL_TRAILING)
+        while url.endswith(")") and url.count("(") < url.count(")"):
+            url = url[:-1].rstrip(_URL_TRAILING)
+        if url.lower().startswith("www."):
+            url = "https://" + url
+        if url not in found and "." in url.split("://", 1)[-1]:
+            found.append(url)
+    return found

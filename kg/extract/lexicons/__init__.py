@@ -1,0 +1,66 @@
+"""Catalogue lexicons: ``span_ruler`` patterns for well-known datasets, metrics, tasks and models.
+
+The files are built by ``scripts/build_lexicons.py`` (see ``NOTICE.md`` for sources and
+licences): ``catalogue.jsonl`` holds one pattern per line (``label``, ``pattern``, ``id``),
+``catalogue_names.jsonl`` one entry per catalogue id (``id``, ``label``, ``name``,
+``aliases``, ``source``). String patterns are meant for ``phrase_matcher_attr = "LOWER"``;
+list patterns are case-sensitive token patterns.
+
+Examples
+--------
+>>> entry = load_catalogue_names()["pwc:dataset:cifar-10"]
+>>> entry["label"], entry["name"]
+('Dataset', 'CIFAR-10')
+>>> all(p["label"] in LABELS for p in patterns())
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+__all__ = ["LABELS", "catalogue_path", "names_path", "load_catalogue_names", "patterns"]
+
+LABELS = ("Dataset", "Metric", "Task", "Model")
+_PATTERNS = "catalogue.jsonl"
+_NAMES = "catalogue_names.jsonl"
+
+
+def _resource(name: str) -> Path:
+    return Path(str(resources.files(__name__).joinpath(name)))
+
+
+def catalogue_path() -> Path:
+    """Path of ``catalogue.jsonl`` (the span-ruler patterns)."""
+    return _resource(_PATTERNS)
+
+
+def names_path() -> Path:
+    """Path of ``catalogue_names.jsonl`` (one entry per catalogue id)."""
+    return _resource(_NAMES)
+
+
+def _read_jsonl(name: str) -> Iterator[dict]:
+    with resources.files(__name__).joinpath(name).open("r", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+@lru_cache(maxsize=1)
+def _names() -> dict[str, dict]:
+    return {entry["id"]: entry for entry in _read_jsonl(_NAMES)}
+
+
+def load_catalogue_names() -> dict[str, dict]:
+    """Catalogue entries by id: ``{"id", "label", "name", "aliases", "source"}``."""
+    return {key: dict(entry, aliases=list(entry["aliases"])) for key, entry in _names().items()}
+
+
+def patterns() -> Iterator[dict]:
+    """The span-ruler patterns, one dict per line of ``catalogue.jsonl``."""
+    yield from _read_jsonl(_PATTERNS)

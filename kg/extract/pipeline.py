@@ -1,0 +1,203 @@
+"""Run the spaCy pipeline over papers and turn its annotations into :class:`Extraction` records.
+
+The text each component sees is the abstract cleaned of LaTeX and Markdown
+(:mod:`kg.extract.clean`); every offset is mapped back to the abstract as stored.
+
+Examples
+--------
+>>> from kg.types import Paper, Source
+>>> nlp = load_pipeline()
+>>> paper = Paper(id="p", abstract="We propose Zorblat, a novel framework. Zorblat outperforms BERT on SQuAD.", source=Source("x", 0))
+>>> record = next(extract_papers([paper], nlp))
+>>> [(e.name, e.type, e.proposed) for e in record.entities][:1]
+[('Zorblat', 'Method', True)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.util import registry
+
+from kg.extract import abbreviations, entities, proposals, relations, results  # noqa: F401  (factories)
+from kg.extract.clean import CleanText, clean_text, find_urls
+from kg.ids import name_key, singular_name
+from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
+
+__all__ = ["DEFAULT_CONFIG", "load_pipeline", "extract_papers", "to_extraction", "display_name"]
+
+DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
+_OWN_COMPONENTS = ("kg_catalogue",)
+_SIZE_IN_PARENS = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])\s*\)", re.IGNORECASE)
+_SIZE_AFTER_SPACE = re.compile(r"\s+(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])$", re.IGNORECASE)
+
+
+@registry.readers("kg.catalogue_patterns.v1")
+def catalogue_patterns() -> list[dict]:
+    """The span-ruler patterns of the shipped catalogues (``kg/extract/lexicons``)."""
+    from kg.extract.lexicons import patterns
+
+    return list(patterns())
+
+
+def load_pipeline(config: str | Path | None = None, *, overrides: dict | None = None) -> Language:
+    """Build the extraction pipeline from a config file (default: ``default.cfg``)."""
+    return _load(str(config or DEFAULT_CONFIG), tuple(sorted((overrides or {}).items())))
+
+
+@lru_cache(maxsize=4)
+def _load(config_path: str, overrides: tuple) -> Language:
+    config = spacy.util.load_config(config_path, overrides=dict(overrides), interpolate=False)
+    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    own = [name for name in nlp.pipe_names if name in _OWN_COMPONENTS]
+    with nlp.select_pipes(enable=own):
+        nlp.initialize()
+    return nlp
+
+
+def extract_papers(
+    papers: Iterable[Paper], nlp: Language, *, batch_size: int = 64, n_process: int = 1
+) -> Iterator[Extraction]:
+    """Extract entities, relations, results and code URLs from each paper, in input order."""
+
+    def docs():
+        for paper in papers:
+            clean = clean_text(paper.abstract)
+            doc = nlp.make_doc(clean.text)
+            doc._.kg_emphasis = clean.emphasis
+            yield doc, (paper, clean)
+
+    for doc, (paper, clean) in nlp.pipe(
+        docs(), as_tuples=True, batch_size=batch_size, n_process=n_process
+    ):
+        yield to_extraction(doc, paper, clean)
+
+
+def display_name(text: str) -> str:
+    """A mention as an entity name: sizes joined (``OPT (30B)`` -> ``OPT-30B``), singular."""
+    text = " ".join(text.split())
+    text = _SIZE_IN_PARENS.sub(r"-\1", text)
+    if re.search(r"[A-Z]", text.rsplit(" ", 1)[0]):
+        text = _SIZE_AFTER_SPACE.sub(r"-\1", text)
+    return singular_name(text.strip(" -"))
+
+
+def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
+    spans = list(doc.spans.get("kg_entities", []))
+    proposed = {(s.start_char, s.end_char) for s in doc.spans.get("kg_proposed", [])}
+    groups = _group_spans(doc, spans)
+
+    entities_out: list[Entity] = []
+    index_of_span: dict[tuple[int, int], int] = {}
+    for members, long_forms in groups:
+        names = [display_name(s.text) for s in members]
+        is_proposed = any((s.start_char, s.end_char) in proposed for s in members)
+        label = next((s.label_ for s in members if s.kb_id_), None)
+        if is_proposed:
+            label = next(s.label_ for s in members if (s.start_char, s.end_char) in proposed)
+        label = label or Counter(s.label_ for s in members).most_common(1)[0][0]
+        short = [n for s, n in zip(members, names) if (s.start_char, s.end_char) not in long_forms]
+        long = [n for s, n in zip(members, names) if (s.start_char, s.end_char) in long_forms]
+        name = (short[0] if (is_proposed or not long) and short else long[0]) if long else names[0]
+        key = name_key(long[0]) if long else name_key(name)
+        if not key:
+            continue
+        mentions = []
+        for span in sorted(members, key=lambda s: s.start_char):
+            start, end = clean.raw_span(span.start_char, span.end_char)
+            mentions.append(Mention(paper.abstract[start:end], start, end))
+            index_of_span[(span.start_char, span.end_char)] = len(entities_out)
+        entities_out.append(
+            Entity(
+                name=name,
+                type=label,  # type: ignore[arg-type]
+                key=key,
+                mentions=mentions,
+                proposed=is_proposed,
+                aliases=sorted({n for n in names if n != name}),
+                catalogue_id=next((s.kb_id_ for s in members if s.kb_id_), None),
+            )
+        )
+
+    relations_out = []
+    for s_start, s_end, predicate, o_start, o_end, e_start, e_end in doc._.kg_relations:
+        subject = index_of_span.get((s_start, s_end))
+        obj = index_of_span.get((o_start, o_end))
+        if subject is None or obj is None or subject == obj:
+            continue
+        start, end = clean.raw_span(e_start, e_end)
+        relations_out.append(Relation(subject, predicate, obj, start, end))
+
+    results_out = []
+    for found in doc._.kg_results:
+        start, end = clean.raw_span(found["start"], found["end"])
+        results_out.append(
+            Result(
+                metric=found["metric"],
+                value=found["value"],
+                start=start,
+                end=end,
+                subject=index_of_span.get(found["subject"]) if found["subject"] else None,
+                dataset=index_of_span.get(found["dataset"]) if found["dataset"] else None,
+                baseline=index_of_span.get(found["baseline"]) if found["baseline"] else None,
+            )
+        )
+
+    code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
+    return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
+
+
+def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple[int, int]]]]:
+    """Spans of one entity: the same name key, or an acronym and its long form."""
+    parent = list(range(len(spans)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    by_key: dict[str, int] = {}
+    for i, span in enumerate(spans):
+        key = name_key(display_name(span.text))
+        if key in by_key:
+            parent[find(i)] = find(by_key[key])
+        else:
+            by_key[key] = i
+    long_forms: set[tuple[int, int]] = set()
+    by_char = {(s.start_char, s.end_char): i for i, s in enumerate(spans)}
+    for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
+        short = by_char.get((s_start, s_end))
+        long = next(
+            (i for (a, b), i in by_char.items() if a <= l_start < b or l_start <= a < l_end), None
+        )
+        if short is None or long is None or short == long:
+            continue
+        long_forms.add((spans[long].start_char, spans[long].end_char))
+        parent[find(short)] = find(long)
+    members: dict[int, list[Span]] = {}
+    for i, span in enumerate(spans):
+        members.setdefault(find(i), []).append(span)
+    groups = []
+    for root in sorted(members, key=lambda r: min(s.start_char for s in members[r])):
+        group = members[root]
+        group_long = {(s.start_char, s.end_char) for s in group} & long_forms
+        groups.append((group, group_long))
+    return groups
+
+
+def _unique(relations: list[Relation]) -> list[Relation]:
+    seen: set[tuple] = set()
+    out = []
+    for r in relations:
+        if (r.subject, r.predicate, r.object) not in seen:
+            seen.add((r.subject, r.predicate, r.object))
+            out.append(r)
+    return out

@@ -1,0 +1,117 @@
+"""Stable identifiers: the same input gives the same ids in every run and input order.
+
+Examples
+--------
+>>> name_key("CIFAR10") == name_key("CIFAR-10") == "cifar-10"
+True
+>>> name_key("Graph Neural Networks")
+'graph-neural-network'
+>>> paper_id(abstract="Some  text.", doi="10.1000/XYZ")
+'doi:10.1000/xyz'
+>>> paper_id(abstract="x", doi="10.48550/arXiv.2401.01234") == paper_id(abstract="y", arxiv_id="2401.01234v2")
+True
+>>> paper_id(abstract="Some  text.") == paper_id(abstract="Some text.")
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+__all__ = [
+    "name_key",
+    "singular_name",
+    "entity_id",
+    "paper_id",
+    "venue_id",
+    "code_id",
+    "normalize_doi",
+    "normalize_arxiv_id",
+]
+
+_LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)")
+_NON_ALNUM = re.compile(r"[\W_]+")
+_PLURAL_KEEP = ("ss", "us", "is", "as", "ys", "os")
+_IRREGULAR = {"series": "series", "species": "species", "data": "data", "indices": "index"}
+_DOI = re.compile(r"10\.\d{4,9}/[^\s?#]+", re.IGNORECASE)
+_ARXIV = re.compile(
+    r"(?:^[\s:/.]*|arxiv[:/.]\s*|abs/|pdf/)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?:\.pdf)?$",
+    re.IGNORECASE,
+)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+
+def _singular(word: str) -> str:
+    lower = word.lower()
+    if lower in _IRREGULAR:
+        return _IRREGULAR[lower]
+    if len(word) < 4 or not word.endswith("s") or lower.endswith(_PLURAL_KEEP):
+        return word
+    if lower.endswith("ies") and word[:-3].islower():
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+def singular_name(name: str) -> str:
+    """``Graph Neural Networks`` -> ``Graph Neural Network``; ``LLMs`` -> ``LLM``."""
+    head, _, last = name.rpartition(" ")
+    if not last.endswith("s") or last[:-1].isdigit():
+        return name
+    return f"{head} {_singular(last)}" if head else _singular(last)
+
+
+def name_key(name: str) -> str:
+    """Normalise a surface name: case, hyphens and spaces, a plural last word, letter-digit joins."""
+    text = singular_name(" ".join(unicodedata.normalize("NFKC", name).split())).lower()
+    text = _LETTER_DIGIT.sub(" ", text)
+    return _NON_ALNUM.sub("-", text).strip("-")
+
+
+def entity_id(key: str) -> str:
+    return f"entity:{key}"
+
+
+def normalize_doi(value: str | None) -> str | None:
+    match = _DOI.search(value or "")
+    return match.group(0).rstrip(".,;").lower() if match else None
+
+
+def normalize_arxiv_id(value: str | None) -> str | None:
+    """``arXiv:2401.01234v2`` -> ``2401.01234`` (the version is dropped: it names the same paper)."""
+    match = _ARXIV.search((value or "").strip())
+    return match.group(1).lower() if match else None
+
+
+def _digest(text: str) -> str:
+    normal = " ".join(unicodedata.normalize("NFC", text).split())
+    return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
+
+
+def paper_id(*, abstract: str, doi: str | None = None, arxiv_id: str | None = None) -> str:
+    """arXiv id (also from an arXiv DOI), else DOI, else a digest of the abstract.
+
+    The arXiv id wins over a DOI so that a preprint gets one id whichever
+    of the two an input gives."""
+    doi_ = normalize_doi(doi)
+    if doi_ and (from_doi := _ARXIV_DOI.match(doi_)):
+        arxiv_id = arxiv_id or from_doi.group(1)
+    if arxiv := normalize_arxiv_id(arxiv_id):
+        return f"arxiv:{arxiv}"
+    if doi_:
+        return f"doi:{doi_}"
+    return f"paper:{_digest(abstract)}"
+
+
+def venue_id(venue: str) -> str:
+    return f"venue:{name_key(venue)}"
+
+
+def code_id(url: str) -> str:
+    """``https://GitHub.com/a/b.git/`` -> ``code:github.com/a/b``."""
+    bare = re.sub(r"^[a-z]+://", "", url.strip(), flags=re.IGNORECASE)
+    bare = re.sub(r"^www\.", "", bare, flags=re.IGNORECASE).rstrip("/")
+    bare = re.sub(r"\.git$", "", bare)
+    host, _, path = bare.partition("/")
+    return f"code:{host.lower()}/{path}" if path else f"code:{host.lower()}"

@@ -1,0 +1,74 @@
+"""The kg ontology namespace and the default base of instance IRIs.
+
+:class:`KGO` lists every term declared in ``ontology/kg.ttl``; ``_fail = True``
+makes a misspelt term an error at once. ``tests/test_namespace.py`` checks the
+two never drift apart.
+
+Examples
+--------
+>>> str(KGO.evaluatedOn)
+'https://w3id.org/kg/ontology#evaluatedOn'
+>>> KGO.evaluatedOnn
+Traceback (most recent call last):
+...
+AttributeError: term 'evaluatedOnn' not in namespace 'https://w3id.org/kg/ontology#'
+"""
+
+from __future__ import annotations
+
+from rdflib import URIRef
+from rdflib.namespace import DefinedNamespace, Namespace
+
+__all__ = ["KGO", "KGO_IRI", "KG_BASE"]
+
+KGO_IRI = "https://w3id.org/kg/ontology#"
+"""The namespace of ontology terms (prefix ``kgo:``)."""
+
+KG_BASE = "https://w3id.org/kg/id/"
+"""The default base of instance IRIs (``<base>entity/cifar-10``, ``<base>paper/...``)."""
+
+
+class KGO(DefinedNamespace):
+    """The terms of ``ontology/kg.ttl`` (``https://w3id.org/kg/ontology#``)."""
+
+    _NS = Namespace(KGO_IRI)
+    _fail = True
+
+    # classes
+    ResearchEntity: URIRef
+    Paper: URIRef
+    Venue: URIRef
+    CodeRepository: URIRef
+    Method: URIRef
+    Dataset: URIRef
+    Model: URIRef
+    Metric: URIRef
+    Task: URIRef
+    Result: URIRef
+    Evidence: URIRef
+
+    # object properties
+    proposes: URIRef
+    mentions: URIRef
+    evaluatedOn: URIRef
+    comparedWith: URIRef
+    uses: URIRef
+    extends: URIRef
+    appliedTo: URIRef
+    measuredBy: URIRef
+    hasCode: URIRef
+    publishedIn: URIRef
+    reports: URIRef
+    resultOf: URIRef
+    resultOn: URIRef
+    resultAgainst: URIRef
+
+    # datatype properties
+    value: URIRef
+    metricName: URIRef
+    support: URIRef
+    paperCount: URIRef
+    mentionCount: URIRef
+    catalogueId: URIRef
+    evidenceStart: URIRef
+    evidenceEnd: URIRef

@@ -1,0 +1,41 @@
+from kg.evaluate.names import score_names
+
+
+def gold_entity(name, kind, proposed=False, aliases=()):
+    return {"name": name, "type": kind, "proposed": proposed, "aliases": list(aliases)}
+
+
+def test_scores_count_alias_matches_types_and_proposals():
+    gold = [{"file": "a.txt", "index": 0, "entities": [
+        gold_entity("GNN", "Method", aliases=["graph neural network"]),
+        gold_entity("Zorb", "Method", proposed=True),
+        gold_entity("MNIST", "Dataset"),
+        gold_entity("accuracy", "Metric"),
+    ]}]
+    predicted = [{"source": {"path": "/x/a.txt", "index": 0}, "entities": [
+        {"name": "Graph Neural Networks", "type": "Method", "proposed": False, "mentions": []},
+        {"name": "Zorb", "type": "Method", "proposed": True, "mentions": []},
+        {"name": "MNIST", "type": "Method", "proposed": False, "mentions": []},
+        {"name": "junk", "type": "Task", "proposed": False, "mentions": []},
+    ]}]
+    report = score_names(gold, predicted)
+    assert (report["untyped"]["tp"], report["untyped"]["predicted"], report["untyped"]["gold"]) == (3, 4, 4)
+    assert report["typed"]["tp"] == 2
+    assert report["typed"]["precision"] == 0.5 and report["typed"]["recall"] == 0.5
+    assert report["proposed"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 1, "predicted": 1, "gold": 1}
+    assert report["Dataset"]["recall"] == 0.0 and report["Task"]["precision"] == 0.0
+
+
+def test_each_gold_entity_matches_once():
+    gold = [{"id": "p", "entities": [gold_entity("LLM", "Method")]}]
+    predicted = [{"id": "p", "entities": [
+        {"name": "LLM", "type": "Method", "proposed": False},
+        {"name": "LLMs", "type": "Method", "proposed": False},
+    ]}]
+    report = score_names(gold, predicted)
+    assert report["untyped"]["tp"] == 1 and report["untyped"]["predicted"] == 2
+
+
+def test_missing_prediction_for_a_paper_counts_as_misses():
+    gold = [{"id": "p", "entities": [gold_entity("LLM", "Method")]}]
+    assert score_names(gold, [])["untyped"]["recall"] == 0.0

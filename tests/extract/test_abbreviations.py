@@ -1,0 +1,53 @@
+import pytest
+import spacy
+
+from kg.extract.abbreviations import is_short_form, schwartz_hearst_long_form
+from kg.extract.clean import clean_text
+
+
+@pytest.fixture(scope="module")
+def detector_nlp():
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_abbreviations")
+    return nlp
+
+
+def definitions(nlp, raw):
+    clean = clean_text(raw)
+    doc = nlp.make_doc(clean.text)
+    doc._.kg_emphasis = clean.emphasis
+    doc = nlp(doc)
+    return [(doc.text[a:b], doc.text[c:d]) for a, b, c, d in doc._.kg_abbreviations]
+
+
+@pytest.mark.parametrize(
+    "raw, short, long",
+    [
+        ("Graph Neural Networks (GNNs) are popular.", "GNNs", "Graph Neural Networks"),
+        ("we propose Adaptive Parallel Encoding (**APE**), which", "APE", "Adaptive Parallel Encoding"),
+        ("an innovative **M**otif-b**A**sed **G**NN **E**xplainer (MAGE) that", "MAGE", "Motif-bAsed GNN Explainer"),
+        (r"we present DAWN (\textbf{D}ynamic frame \textbf{A}vatar \textbf{W}ith \textbf{N}on-autoregressive diffusion), a", "DAWN", "Dynamic frame Avatar With Non-autoregressive diffusion"),
+        ("we introduce *TRON*, a **t**wo-step framework for **r**isk c**o**ntrol and assessme**n**t, applicable", "TRON", "two-step framework for risk control and assessment"),
+        ("the Massive Text Embedding Benchmark (MTEB) and", "MTEB", "Massive Text Embedding Benchmark"),
+    ],
+)
+def test_definitions_are_found(detector_nlp, raw, short, long):
+    assert (short, long) in definitions(detector_nlp, raw)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    ["results improve (see Table 1) a lot.", "we use two steps (i) and (ii).", "accuracy (95%) is high."],
+)
+def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
+    assert definitions(detector_nlp, raw) == []
+
+
+@pytest.mark.parametrize("text, ok", [("GNN", True), ("LLMs", True), ("GNN-Diff", True), ("a", False), ("95%", False), ("ii", False)])
+def test_is_short_form(text, ok):
+    assert is_short_form(text) is ok
+
+
+def test_schwartz_hearst_needs_first_letter_at_word_start():
+    assert schwartz_hearst_long_form("XYZ", "some unrelated words".split()) is None

@@ -1,0 +1,58 @@
+import pytest
+
+from kg.extract.clean import clean_text, find_urls
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        (r"a 4.5$\times$ speedup", "a 4.5× speedup"),
+        ("**M**otif-b**A**sed **G**NN", "Motif-bAsed GNN"),
+        (r"DAWN (\textbf{D}ynamic frame)", "DAWN (Dynamic frame)"),
+        (r"see~\url{https://x.org/a}.", "see https://x.org/a."),
+        (r"\href{https://x.org}{Demo Website.}", "Demo Website."),
+        (r"a $\min$-$\max$ problem", "a min-max problem"),
+        ("a ``strong ticket''", 'a "strong ticket"'),
+        ("we introduce *TRON*, a model", "we introduce TRON, a model"),
+        (r"up to 50\% faster", "up to 50% faster"),
+        ("plain text stays", "plain text stays"),
+    ],
+)
+def test_clean_text_removes_markup(raw, clean):
+    assert clean_text(raw).text == clean
+
+
+@pytest.mark.parametrize(
+    "raw, word",
+    [
+        ("**M**otif-b**A**sed **G**NN", "Motif-bAsed"),
+        (r"DAWN (\textbf{D}ynamic frame)", "Dynamic"),
+        (r"see~\url{https://x.org/a}.", "https://x.org/a"),
+        (r"a 4.5$\times$ speedup", "speedup"),
+    ],
+)
+def test_clean_text_maps_spans_back_to_raw(raw, word):
+    c = clean_text(raw)
+    start = c.text.index(word)
+    raw_start, raw_end = c.raw_span(start, start + len(word))
+    # the raw span covers the word with its markup, and nothing before or after it
+    assert raw[raw_start:raw_end].replace("*", "").replace(r"\textbf{", "").replace("}", "") == word
+
+
+def test_clean_text_records_bold_letters():
+    c = clean_text("a **t**wo-step framework for **r**isk c**o**ntrol")
+    assert "".join(c.text[s:e] for s, e, kind in c.emphasis if kind == "bold") == "tro"
+
+
+@pytest.mark.parametrize(
+    "raw, urls",
+    [
+        (r"available at~\url{https://github.com/a/B}.", ["https://github.com/a/B"]),
+        (r"\href{https://fugatto.github.io/}{Demo}", ["https://fugatto.github.io/"]),
+        ("code: https://github.com/x/y. Page (https://x.io/p).", ["https://github.com/x/y", "https://x.io/p"]),
+        ("see www.example.org, too", ["https://www.example.org"]),
+        ("no url here.", []),
+    ],
+)
+def test_find_urls_are_clean(raw, urls):
+    assert find_urls(raw) == urls

@@ -1,0 +1,107 @@
+"""The rule components on made-up sentences: names here are invented, never from the examples."""
+
+import pytest
+
+from kg.extract.clean import clean_text
+
+
+def annotate(nlp, raw):
+    clean = clean_text(raw)
+    doc = nlp.make_doc(clean.text)
+    doc._.kg_emphasis = clean.emphasis
+    return nlp(doc)
+
+
+def entities(doc):
+    return {(s.text, s.label_) for s in doc.spans["kg_entities"]}
+
+
+def proposed(doc):
+    return {s.text for s in doc.spans["kg_proposed"]}
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("In this paper, we propose Quibblex, a novel framework for graph learning.", "Quibblex"),
+        ("We introduce ZORVAK, an automated framework that explores this space.", "ZORVAK"),
+        ("We propose a new method to improve stability, dubbed Frandle Optimal Mapping (FROM).", "FROM"),
+        ("To this end, we propose an alignment framework named BriskAlign, which presents a new objective.", "BriskAlign"),
+        ("In this paper, we present TWIZZLE, a novel graph generative model based on diffusion.", "TWIZZLE"),
+        ("This work introduces a graph-conditioned latent diffusion framework (Glim-Diff) to generate networks.", "Glim-Diff"),
+        ("Plonkify is a versatile audio synthesis model capable of following instructions.", "Plonkify"),
+        ("We introduce **Q**uick **R**etrieval **A**gent (QRA), which retrieves documents.", "QRA"),
+    ],
+)
+def test_proposals_are_found_by_syntax(nlp, text, name):
+    assert name in proposed(annotate(nlp, text))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Our method outperforms QuibbleNet on three benchmarks.", "QuibbleNet"),
+        ("Prior work such as ZORVAK relies on manual setup.", "ZORVAK"),
+    ],
+)
+def test_mentioned_names_are_not_proposals(nlp, text, name):
+    doc = annotate(nlp, text)
+    assert name in {s.text for s in doc.spans["kg_entities"]}
+    assert name not in proposed(doc)
+
+
+def test_proposed_type_comes_from_the_description(nlp):
+    doc = annotate(nlp, "We introduce Blorpbench, a benchmark of 500 graph problems.")
+    assert ("Blorpbench", "Dataset") in entities(doc)
+    doc = annotate(nlp, "We present Snarfnet-7B, a language model trained on code.")
+    assert ("Snarfnet-7B", "Model") in entities(doc)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("We evaluate on node classification and link prediction.", {("node classification", "Task"), ("link prediction", "Task")}),
+        ("Experiments on MNIST, FooBench and CIFAR10 show gains.", {("MNIST", "Dataset"), ("FooBench", "Dataset"), ("CIFAR10", "Dataset")}),
+        ("We run OPT (30B) and Llama-2 (70B) models.", {("OPT (30B)", "Model"), ("Llama-2 (70B)", "Model")}),
+        ("We use Monte Carlo Tree Search to explore.", {("Monte Carlo Tree Search", "Method")}),
+        ("It reduces inference latency and improves accuracy.", {("inference latency", "Metric"), ("accuracy", "Metric")}),
+    ],
+)
+def test_entities_and_types(nlp, text, expected):
+    assert expected <= entities(annotate(nlp, text))
+
+
+@pytest.mark.parametrize(
+    "text, generic",
+    [
+        ("Our approach outperforms existing methods.", {"approach", "existing methods", "Our approach"}),
+        ("We run extensive experiments on various tasks.", {"various tasks", "experiments"}),
+    ],
+)
+def test_generic_phrases_are_not_entities(nlp, text, generic):
+    assert not generic & {s.text for s in annotate(nlp, text).spans["kg_entities"]}
+
+
+def test_relations(nlp):
+    doc = annotate(
+        nlp,
+        "We propose Quibblex, a novel framework. Experiments on MNIST and CIFAR10 show that "
+        "Quibblex outperforms GPT-4o. Quibblex uses Monte Carlo Tree Search.",
+    )
+    triples = {(doc.text[a:b], p, doc.text[c:d]) for a, b, p, c, d, _, _ in doc._.kg_relations}
+    assert ("Quibblex", "evaluated_on", "MNIST") in triples
+    assert ("Quibblex", "compared_with", "GPT-4o") in triples
+    assert ("Quibblex", "uses", "Monte Carlo Tree Search") in triples
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
+        ("It improves accuracy by up to 12.97% on MNIST.", "up to 12.97%", "accuracy"),
+        ("Gains are large, namely 5% → 45.3% on algorithmic tasks.", "5% → 45.3%", "value"),
+    ],
+)
+def test_results(nlp, text, value, metric):
+    results = annotate(nlp, text)._.kg_results
+    assert (value, metric) in {(r["value"], r["metric"]) for r in results}

@@ -1,0 +1,224 @@
+"""The shipped catalogue lexicons (``kg/extract/lexicons``) and the script that builds them."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import spacy
+
+from kg.extract.lexicons import LABELS, catalogue_path, load_catalogue_names, names_path, patterns
+from kg.ids import name_key
+
+ROOT = Path(__file__).resolve().parents[2]
+LEXICONS = ROOT / "kg" / "extract" / "lexicons"
+SCRIPT = ROOT / "scripts" / "build_lexicons.py"
+DATA = ROOT.parent / "shared" / "data"  # as laid out for developers and CI
+PREFIX = {"Dataset": "pwc:dataset:", "Metric": "pwc:metric:", "Task": "pwc:task:", "Model": "model:"}
+
+needs_data = pytest.mark.skipif(
+    not (DATA / "pwc_sota_leaderboards" / "annotations.jsonl.gz").exists()
+    or not (DATA / "nlp_progress_sota" / "nlp-progress.json").exists(),
+    reason=f"source data not found under {DATA}",
+)
+
+
+@pytest.fixture(scope="module")
+def ruler_nlp():
+    nlp = spacy.blank("en")
+    ruler = nlp.add_pipe(
+        "span_ruler", config={"phrase_matcher_attr": "LOWER", "spans_key": "kg_catalogue"}
+    )
+    ruler.add_patterns(list(patterns()))
+    return nlp
+
+
+@pytest.fixture(scope="module")
+def names() -> dict[str, dict]:
+    return load_catalogue_names()
+
+
+def spans(nlp, text: str) -> set[tuple[str, str, str]]:
+    doc = nlp(text)
+    return {(s.text, s.label_, s.id_) for s in doc.spans["kg_catalogue"]}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "We evaluate on CIFAR10 and ImageNet with top-1 accuracy.",
+            {
+                ("CIFAR10", "Dataset", "pwc:dataset:cifar-10"),
+                ("ImageNet", "Dataset", "pwc:dataset:imagenet"),
+                ("top-1 accuracy", "Metric", "pwc:metric:top-1-accuracy"),
+                ("accuracy", "Metric", "pwc:metric:accuracy"),
+            },
+        ),
+        (
+            "Results on Cifar-10, CIFAR-10 and CIFAR 10 agree; CIFAR-100 is harder.",
+            {
+                ("Cifar-10", "Dataset", "pwc:dataset:cifar-10"),
+                ("CIFAR-10", "Dataset", "pwc:dataset:cifar-10"),
+                ("CIFAR 10", "Dataset", "pwc:dataset:cifar-10"),
+                ("CIFAR-100", "Dataset", "pwc:dataset:cifar-100"),
+            },
+        ),
+        (
+            "Language Modelling and language modeling on WikiText-103 lower the perplexity.",
+            {
+                ("Language Modelling", "Task", "pwc:task:language-modelling"),
+                ("language modeling", "Task", "pwc:task:language-modelling"),
+                ("WikiText-103", "Dataset", "pwc:dataset:wikitext-103"),
+                ("perplexity", "Metric", "pwc:metric:perplexity"),
+            },
+        ),
+        (
+            "Node classification on Cora and PubMed with GCN; link prediction on ogbn-arxiv.",
+            {
+                ("Node classification", "Task", "pwc:task:node-classification"),
+                ("Cora", "Dataset", "pwc:dataset:cora"),
+                ("PubMed", "Dataset", "pwc:dataset:pubmed"),
+                ("GCN", "Model", "model:gcn"),
+                ("link prediction", "Task", "pwc:task:link-prediction"),
+                ("ogbn-arxiv", "Dataset", "pwc:dataset:ogbn-arxiv"),
+            },
+        ),
+        (
+            "GPT-4o beats Llama 2 and Mistral-7B on GSM8K, MATH and MMLU in pass@1.",
+            {
+                ("GPT-4o", "Model", "model:gpt-4o"),
+                ("Llama 2", "Model", "model:llama-2"),
+                ("Mistral-7B", "Model", "model:mistral-7b"),
+                ("GSM8K", "Dataset", "pwc:dataset:gsm-8k"),
+                ("MATH", "Dataset", "pwc:dataset:math"),
+                ("MMLU", "Dataset", "pwc:dataset:mmlu"),
+                ("pass@1", "Metric", "pwc:metric:pass-k"),
+            },
+        ),
+        (
+            "RoBERTa fine-tuned on SQuAD 2.0 reaches 90 F1, and BLEU rises for machine translation.",
+            {
+                ("RoBERTa", "Model", "model:roberta"),
+                ("SQuAD 2.0", "Dataset", "pwc:dataset:squad-2-0"),
+                ("F1", "Metric", "pwc:metric:f-1"),
+                ("BLEU", "Metric", "pwc:metric:bleu"),
+                ("machine translation", "Task", "pwc:task:machine-translation"),
+            },
+        ),
+        (
+            "Fashion-MNIST, FashionMNIST and MS COCO are image datasets; Recall@10 and R@1 are metrics.",
+            {
+                ("Fashion-MNIST", "Dataset", "pwc:dataset:fashion-mnist"),
+                ("FashionMNIST", "Dataset", "pwc:dataset:fashion-mnist"),
+                ("MS COCO", "Dataset", "pwc:dataset:coco"),
+                ("Recall@10", "Metric", "pwc:metric:recall-k"),
+                ("R@1", "Metric", "pwc:metric:recall-k"),
+            },
+        ),
+    ],
+)
+def test_lexicons_match_catalogue_names(ruler_nlp, text, expected):
+    assert expected <= spans(ruler_nlp, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we do the math and find the jobs in general",
+        "in spring the shelf on the platform holds the cars",
+        "the average score and the error on the test set",
+        "we train with SGD and an LSTM; the AI uses a CNN",
+        "a bloom of falcons and an orca near the palm",
+    ],
+)
+def test_lexicons_case_sensitive_entries_skip_common_words(ruler_nlp, text):
+    assert spans(ruler_nlp, text) == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "entity_id"),
+    [("We report results on MATH.", "pwc:dataset:math"), ("OPT and BLOOM are open.", "model:opt")],
+)
+def test_lexicons_case_sensitive_entries_match_their_case(ruler_nlp, text, entity_id):
+    assert entity_id in {s[2] for s in spans(ruler_nlp, text)}
+
+
+def test_lexicons_patterns_are_well_formed(names):
+    count = 0
+    for pattern in patterns():
+        count += 1
+        assert set(pattern) == {"label", "pattern", "id"}
+        assert pattern["label"] in LABELS
+        assert pattern["id"].startswith(PREFIX[pattern["label"]])
+        assert pattern["id"] in names
+        assert names[pattern["id"]]["label"] == pattern["label"]
+        body = pattern["pattern"]
+        assert (isinstance(body, str) and body.strip()) or (
+            isinstance(body, list) and body and all(isinstance(t, dict) for t in body)
+        )
+    assert count > 1000
+
+
+def test_lexicons_names_are_consistent(names):
+    assert {entry["label"] for entry in names.values()} == set(LABELS)
+    for entity_id, entry in names.items():
+        assert entry["id"] == entity_id
+        assert entity_id == PREFIX[entry["label"]] + name_key(entry["name"])
+        assert entry["source"]
+        assert entry["name"] not in entry["aliases"]
+        assert entry["aliases"] == sorted(set(entry["aliases"]), key=lambda a: (a.lower(), a))
+
+
+def test_lexicons_every_entry_has_a_pattern(names):
+    matched = {p["id"] for p in patterns()}
+    assert set(names) == matched
+
+
+def test_lexicons_files_are_small_and_found():
+    assert catalogue_path().is_file() and names_path().is_file()
+    for path in (catalogue_path(), names_path()):
+        assert path.stat().st_size < 3_000_000
+
+
+@pytest.mark.parametrize("filename", ["datasets.tsv", "metrics.tsv", "models.tsv"])
+def test_lexicons_curated_rows_have_sources(filename):
+    with (LEXICONS / filename).open(encoding="utf-8", newline="") as handle:
+        lines = [line for line in handle if line.strip() and not line.startswith("#")]
+    rows = list(csv.reader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
+    assert rows[0][:3] == ["name", "aliases", "source"]
+    body = rows[1:]
+    assert body and all(len(row) >= 3 and row[0].strip() and row[2].strip() for row in body)
+    keys = [name_key(row[0]) for row in body]
+    assert len(keys) == len(set(keys))
+
+
+def test_lexicons_models_list_well_known_releases(names):
+    models = {entry["name"] for entry in names.values() if entry["label"] == "Model"}
+    assert {"GPT-4", "BERT", "Llama 2", "CLIP", "ResNet-50", "wav2vec 2.0", "AlphaFold"} <= models
+
+
+def _build(out: Path) -> None:
+    subprocess.run(
+        [sys.executable, str(SCRIPT), "--data", str(DATA), "--out", str(out), "--curated", str(LEXICONS)],
+        check=True,
+        capture_output=True,
+        cwd=ROOT,
+    )
+
+
+@needs_data
+def test_lexicons_build_is_deterministic_and_shipped(tmp_path):
+    first, second = tmp_path / "a", tmp_path / "b"
+    _build(first)
+    _build(second)
+    for name in ("catalogue.jsonl", "catalogue_names.jsonl"):
+        built = (first / name).read_bytes()
+        assert built == (second / name).read_bytes()
+        assert built == (LEXICONS / name).read_bytes(), f"{name} is stale: rerun the build script"
+        for line in built.decode("utf-8").splitlines():
+            json.loads(line)

@@ -1,0 +1,96 @@
+import json
+
+import networkx as nx
+import pytest
+import rdflib
+
+from kg.build import build
+from kg.types import ENTITY_TYPES
+
+
+@pytest.fixture(scope="module")
+def seeds_build(tmp_path_factory, examples_dir):
+    out = tmp_path_factory.mktemp("out")
+    report = build([examples_dir], out)
+    papers = [json.loads(line) for line in (out / "papers.jsonl").read_text("utf-8").splitlines()]
+    return out, report, papers
+
+
+def test_build_reads_every_example_paper(seeds_build):
+    out, report, papers = seeds_build
+    assert report.papers_read == report.papers_built == len(papers) == 38
+    assert {(p["venue"], p["year"]) for p in papers} == {("ICLR", 2025)}
+    manifest = [json.loads(line) for line in (out / "manifest.jsonl").read_text().splitlines()]
+    assert [m["outcome"] for m in manifest] == ["built"] * 38
+
+
+def test_build_finds_all_kinds_of_information(seeds_build):
+    _, report, papers = seeds_build
+    types = {e["type"] for p in papers for e in p["entities"]}
+    assert types == set(ENTITY_TYPES)
+    assert sum(e["proposed"] for p in papers for e in p["entities"]) >= 25
+    assert sum(len(p["relations"]) for p in papers) >= 30
+    assert sum(len(p["results"]) for p in papers) >= 15
+    assert sum(len(p["code_urls"]) for p in papers) >= 15
+    predicates = {r["predicate"] for p in papers for r in p["relations"]}
+    assert {"evaluated_on", "compared_with", "uses"} <= predicates
+
+
+def test_papers_jsonl_follows_the_contract(seeds_build):
+    _, _, papers = seeds_build
+    for paper in papers:
+        assert set(paper) >= {"id", "source", "venue", "year", "title", "abstract", "entities",
+                              "relations", "code_urls", "results"}
+        ids = {e["id"] for e in paper["entities"]}
+        for entity in paper["entities"]:
+            assert entity["type"] in ENTITY_TYPES
+            for m in entity["mentions"]:
+                assert paper["abstract"][m["start"]:m["end"]] == m["text"]
+        for rel in paper["relations"]:
+            assert rel["subject"] in ids and rel["object"] in ids
+            assert 0 <= rel["evidence"]["start"] < rel["evidence"]["end"] <= len(paper["abstract"])
+        for result in paper["results"]:
+            assert result["subject"] in ids | {None} and result["dataset"] in ids | {None}
+        for url in paper["code_urls"]:
+            assert url.startswith("http") and not url.endswith((".", "}", ")"))
+    assert [p["source"]["index"] for p in papers[:19]] == list(range(19))
+
+
+def test_graph_files_parse_and_agree(seeds_build):
+    out, report, _ = seeds_build
+    graph = report.graph
+    linked = nx.node_link_graph(json.loads((out / "graph.json").read_text()), edges="edges")
+    assert linked.number_of_nodes() == graph.number_of_nodes()
+    assert linked.number_of_edges() == graph.number_of_edges()
+    graphml = nx.read_graphml(out / "graph.graphml")
+    assert graphml.number_of_nodes() == graph.number_of_nodes()
+    rdf = rdflib.Graph().parse(out / "graph.ttl")
+    assert len(rdf) > graph.number_of_edges()
+
+
+def test_build_is_stable_across_input_order(tmp_path, examples_dir, seeds_build):
+    out, _, papers = seeds_build
+    files = sorted(examples_dir.glob("*.txt"), reverse=True)
+    report = build(files, tmp_path, outputs=("papers", "node_link"))
+    again = {json.loads(line)["id"]: json.loads(line) for line in (tmp_path / "papers.jsonl").read_text("utf-8").splitlines()}
+    assert set(again) == {p["id"] for p in papers}
+    for paper in papers:
+        assert paper["entities"] == again[paper["id"]]["entities"]
+    assert (tmp_path / "graph.json").read_bytes() == (out / "graph.json").read_bytes()
+    assert report.papers_built == 38
+
+
+def test_bad_records_are_reported_not_lost(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        '{"title": "A", "abstract": "We propose Zorb, a novel framework."}\n'
+        "{broken json\n"
+        '{"title": "B", "abstract": "   "}\n'
+        '{"title": "C", "abstract": "We propose Zorb, a novel framework."}\n',
+        encoding="utf-8",
+    )
+    report = build([source], tmp_path / "out")
+    manifest = [json.loads(line) for line in (tmp_path / "out" / "manifest.jsonl").read_text("utf-8").splitlines()]
+    assert [m["outcome"] for m in manifest] == ["built", "skipped", "skipped", "duplicate"]
+    assert [m["source"]["line"] for m in manifest] == [1, 2, 3, 4]
+    assert report.papers_built == 1 and len(report.skipped) == 2 and report.duplicates == 1

@@ -1,0 +1,63 @@
+from kg.resolve import Resolver
+from kg.types import Entity, Extraction, Mention, Paper, Relation, Source
+
+
+def extraction(pid, *entities, relations=()):
+    return Extraction(Paper(pid, "text", Source("f", 0)), list(entities), list(relations))
+
+
+def entity(name, key, kind="Method", aliases=(), proposed=False, catalogue_id=None):
+    return Entity(name, kind, key, [Mention(name, 0, len(name))], proposed, list(aliases), catalogue_id)
+
+
+def resolve_all(extractions):
+    resolver = Resolver()
+    for e in extractions:
+        resolver.add(e)
+    return resolver, [resolver.resolve(e) for e in extractions]
+
+
+def test_acronym_defined_once_resolves_bare_uses_to_the_long_form():
+    defined = extraction("a", entity("GNN", "graph-neural-network", aliases=["Graph Neural Network"]))
+    bare = extraction("b", entity("GNNs", "gnn"))
+    _, records = resolve_all([defined, bare])
+    assert records[0].entities[0].id == records[1].entities[0].id == "entity:graph-neural-network"
+
+
+def test_acronym_defined_two_ways_stays_apart():
+    one = extraction("a", entity("SD", "speculative-decoding", aliases=["Speculative Decoding"]))
+    two = extraction("b", entity("SD", "stable-diffusion", aliases=["Stable Diffusion"]))
+    bare = extraction("c", entity("SD", "sd"))
+    _, records = resolve_all([one, two, bare])
+    assert {r.entities[0].id for r in records} == {
+        "entity:speculative-decoding", "entity:stable-diffusion", "entity:sd"
+    }
+
+
+def test_resolution_does_not_depend_on_input_order():
+    papers = [
+        extraction("a", entity("CIFAR10", "cifar-10", "Dataset")),
+        extraction("b", entity("CIFAR-10", "cifar-10", "Dataset", catalogue_id="pwc:dataset:cifar-10")),
+        extraction("c", entity("CIFAR-10", "cifar-10", "Method")),
+    ]
+    forward, _ = resolve_all(papers)
+    backward, _ = resolve_all(list(reversed(papers)))
+    assert forward.entities == backward.entities
+    info = forward.entities["entity:cifar-10"]
+    assert (info.name, info.type, info.catalogue_id) == ("CIFAR-10", "Dataset", "pwc:dataset:cifar-10")
+    assert info.aliases == ["CIFAR10"]
+
+
+def test_entities_resolving_alike_in_one_paper_merge_and_relations_follow():
+    paper = extraction(
+        "a",
+        entity("LLM", "large-language-model", aliases=["large language model"]),
+        entity("large language models", "large-language-model"),
+        entity("Zorb", "zorb", proposed=True),
+        relations=[Relation(2, "uses", 0, 0, 4), Relation(2, "uses", 1, 0, 4), Relation(0, "uses", 1, 0, 4)],
+    )
+    _, [record] = resolve_all([paper])
+    assert [e.id for e in record.entities].count("entity:large-language-model") == 1
+    assert [(r.subject, r.predicate, r.object) for r in record.relations] == [
+        ("entity:zorb", "uses", "entity:large-language-model")
+    ]
