@@ -676,10 +676,16 @@ PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 
 
 def _write(chunks: Iterable[str], destination: PathOrFile) -> None:
-    """Write text chunks as UTF-8 to a path, a text file or a binary file."""
+    """Write text chunks as UTF-8 to a path (atomically), a text file or a binary file."""
     if isinstance(destination, (str, os.PathLike)):
-        with open(destination, "w", encoding="utf-8", newline="\n") as out:
-            out.writelines(chunks)
+        part = f"{os.fspath(destination)}.part"
+        try:
+            with open(part, "w", encoding="utf-8", newline="\n") as out:
+                out.writelines(chunks)
+            os.replace(part, destination)
+        finally:
+            if os.path.exists(part):
+                os.remove(part)
     elif isinstance(destination, io.TextIOBase):
         destination.writelines(chunks)
     else:

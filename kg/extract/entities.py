@@ -22,12 +22,14 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.vocabulary import Vocabulary
+from kg.ids import name_key
 
 __all__ = ["EntityRecognizer", "is_name_like", "type_of_phrase"]
 
 SIZE = re.compile(r"^\d+(?:\.\d+)?[BMKT]$|^\d+x\d+(?:\.\d+)?[BM]$", re.IGNORECASE)
 _NAME_SHAPE = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]|[A-Za-z]\d|^[A-Z][a-z]+\d")
 _LIST_GLUE = {",", "and", "or", "&", "/", ";"}
+_TECHNIQUE_HEADS = {"generation", "prediction", "decoding", "inference", "sampling", "search", "learning", "control"}
 _PHRASE_FOLLOWERS = {
     "task", "tasks", "experiment", "experiments", "benchmark", "benchmarks", "dataset",
     "datasets", "performance", "result", "results", "problem", "problems", "setting",
@@ -80,8 +82,8 @@ def type_of_phrase(span: Span, vocabulary: Vocabulary) -> str | None:
         return "Metric"
     if head in vocabulary.task_heads or lemma in vocabulary.task_heads:
         modifiers = words[:-1]
-        if modifiers and any(_is_adjective(t, vocabulary) for t in modifiers[-1:]):
-            return "Method"
+        if lemma in _TECHNIQUE_HEADS and modifiers and _is_adjective(modifiers[-1], vocabulary):
+            return "Method"  # speculative decoding, conformal prediction, augmented generation
         return "Task"
     if head in vocabulary.method_heads or lemma in vocabulary.method_heads:
         return "Method"
@@ -328,14 +330,32 @@ class EntityRecognizer:
                 or (token.lower_ in vocab.metric_heads and _is_adjective(doc[start], vocab))
             ):
                 start += 1
+            start = self._whole_compound(doc, start, token.i)
             if start == token.i:
-                if token.lower_ in vocab.metric_heads and token.lower_ not in ("score", "rate", "error", "cost", "efficiency"):
+                if token.lower_ in vocab.metric_heads and token.lower_ not in vocab.compound_metric_heads:
                     yield Candidate(start, token.i + 1, "Metric", PRIORITY_PHRASE)
                 continue
             span = doc[start : token.i + 1]
+            if name_key(span.text) in vocab.generic_terms:
+                continue
             kind = type_of_phrase(span, vocab)
             if kind:
                 yield Candidate(start, token.i + 1, kind, PRIORITY_PHRASE)
+
+    def _whole_compound(self, doc: Doc, start: int, head: int) -> int:
+        """Never start inside a hyphenated compound: take all of ``column-and-constraint``,
+        or none of ``state-of-the-art``."""
+        if start == 0 or doc[start - 1].text != "-" or doc[start - 2].whitespace_ != "":
+            return start
+        first = start - 1
+        while first > 0 and doc[first - 1].whitespace_ == "" and doc[first - 1].text not in "([{\"'":
+            first -= 1
+        compound = doc[first:start].text + doc[start].text
+        if any(part in self.vocab.generic_modifiers for part in (compound.lower(), doc[first].lower_)):
+            while start < head and doc[start - 1].whitespace_ == "" and start > first:
+                start += 1
+            return start
+        return first
 
     @staticmethod
     def _modifies_next(doc: Doc, i: int) -> bool:

@@ -24,9 +24,11 @@ class Vocabulary:
     task_heads: frozenset[str]
     method_heads: frozenset[str]
     metric_heads: frozenset[str]
+    compound_metric_heads: frozenset[str]
     dataset_heads: frozenset[str]
     model_heads: frozenset[str]
     generic_heads: frozenset[str]
+    generic_terms: frozenset[str]
     generic_modifiers: frozenset[str]
     not_names: frozenset[str]
     name_suffixes: frozenset[str]
@@ -60,13 +62,24 @@ def default_vocabulary() -> Vocabulary:
         metric_heads=_words(
             "accuracy error score rate latency throughput perplexity precision recall f1 "
             "fidelity runtime coverage auc auroc bleu rouge speedup efficiency win-rate "
-            "win-rates cost"
+            "win-rates cost time speed usage length diversity size faithfulness correctness "
+            "relevance consistency"
+        ),
+        compound_metric_heads=_words(
+            "score rate error cost efficiency time speed usage length diversity size "
+            "consistency coverage"
         ),
         dataset_heads=_words("dataset datasets benchmark benchmarks corpus corpora suite bench"),
         model_heads=_words("model models llm llms lm lms checkpoint checkpoints"),
         generic_heads=_words(
             "framework method approach technique architecture mechanism model strategy scheme "
-            "procedure pipeline system objective loss policy agent process module layer"
+            "procedure pipeline system objective loss policy agent process module layer "
+            "estimator generator discriminator verifier explainer encoder decoder tokenizer "
+            "adapter kernel classifier network"
+        ),
+        generic_terms=_words(
+            "machine-learning deep-learning neural-network artificial-intelligence "
+            "state-of-the-art"
         ),
         generic_modifiers=_words(
             "a an the this that these those our their its his her my your we novel new proposed "
@@ -78,7 +91,13 @@ def default_vocabulary() -> Vocabulary:
             "additional further more most less few some all each every both any overall high low "
             "better best superior significant competitive promising practical real-world "
             "unified generic advanced improved extensive comprehensive original underlying "
-            "corresponding resulting following same entire whole above below specialized"
+            "corresponding resulting following same entire whole above below specialized "
+            "sophisticated comparable inaccurate accurate costly extra separate stringent versatile "
+            "exact auxiliary industrial lightweight light coarse fine-grained open-source "
+            "scalable flexible fast slow cheap expensive naive novel tailored dedicated "
+            "standalone dynamic static unseen seen emergent desired desirable unique "
+            "competitive reliable remarkable notable excessive substantial considerable "
+            "fundamental basic elementary primary secondary final initial subsequent"
         ),
         not_names=_words(
             "AI ML GPU GPUs CPU CPUs TPU TPUs API APIs US UK EU USA PhD SOTA IID OOD I/O HTTP "

@@ -415,10 +415,15 @@ def test_every_kgo_term_used_is_declared_in_the_ontology(
     assert used <= declared, used - declared
 
 
-def test_unknown_node_label_or_edge_type_is_an_error(graph: nx.MultiDiGraph) -> None:
+def test_unknown_node_label_or_edge_type_is_an_error(
+    graph: nx.MultiDiGraph, tmp_path: Path
+) -> None:
     graph.add_node("entity:x", label="Gadget", name="x")
     with pytest.raises(ValueError, match="Gadget"):
         to_rdf(graph)
+    with pytest.raises(ValueError, match="Gadget"):
+        write_turtle(graph, tmp_path / "graph.ttl")
+    assert list(tmp_path.iterdir()) == []  # no partial file left behind
     graph = build_graph()
     graph.add_edge("entity:cifar-10", "entity:vgg-16", key="LIKES", type="LIKES")
     with pytest.raises(ValueError, match="LIKES"):
@@ -579,10 +584,22 @@ def test_rapper_parses_turtle_and_ntriples(graph: nx.MultiDiGraph, tmp_path: Pat
 def test_ontology_and_shapes_parse(ontology: Graph, shapes: Graph) -> None:
     assert (URIRef("https://w3id.org/kg/ontology"), RDF.type, OWL.Ontology) in ontology
     assert len(shapes) > 0
+    for path in (ONTOLOGY, SHAPES):  # oxigraph is stricter than rdflib (IRIs, escapes)
+        assert _ox_triples(path.read_bytes(), ox.RdfFormat.TURTLE)
 
 
 def test_export_conforms_to_shapes(graph: nx.MultiDiGraph, shapes: Graph, ontology: Graph) -> None:
     conforms, _, report = _conforms(to_rdf(graph), shapes, ontology)
+    assert conforms, report
+
+
+def test_export_conforms_after_rdfs_inference(
+    graph: nx.MultiDiGraph, shapes: Graph, ontology: Graph
+) -> None:
+    """The alignments entail more types and properties; none of them breaks a shape."""
+    conforms, _, report = validate(
+        to_rdf(graph), shacl_graph=shapes, ont_graph=ontology, inference="rdfs", advanced=True
+    )
     assert conforms, report
 
 
@@ -607,6 +624,9 @@ def _mutate_graph(graph: nx.MultiDiGraph, case: str) -> str:
         return statement_iri("entity:resnet-v-2", "COMPARED_WITH", "entity:vgg-16") + (
             f"/evidence/{node_iri(PAPER_A).removeprefix(KG_BASE)}/5-{len(ABSTRACT_A) + 1}"
         )
+    if case == "support below its papers":
+        graph.edges["entity:resnet-v-2", "entity:cifar-10", "EVALUATED_ON"]["support"] = 1
+        return statement_iri("entity:resnet-v-2", "EVALUATED_ON", "entity:cifar-10")
     if case == "relation without evidence":
         graph.edges["entity:resnet-v-2", "entity:vgg-16", "COMPARED_WITH"]["evidence"] = []
         return statement_iri("entity:resnet-v-2", "COMPARED_WITH", "entity:vgg-16")
@@ -634,6 +654,7 @@ def _mutate_graph(graph: nx.MultiDiGraph, case: str) -> str:
         "paper count 0",
         "evidence start > end",
         "evidence past the abstract",
+        "support below its papers",
         "relation without evidence",
         "result without value",
         "result without metric",
@@ -781,6 +802,8 @@ def _readme_graph() -> nx.MultiDiGraph:
 def test_readme_example_is_the_export_and_conforms(shapes: Graph, ontology: Graph) -> None:
     readme = (ROOT / "ontology" / "README.md").read_text(encoding="utf-8")
     example = readme.split("```turtle\n", 1)[1].split("```", 1)[0]
+    uncommented = "".join(line for line in example.splitlines(True) if not line.startswith("#"))
+    assert uncommented == "".join(iter_turtle(_readme_graph()))
     parsed = Graph().parse(data=example, format="turtle")
     assert isomorphic(parsed, to_rdf(_readme_graph()))
     conforms, _, report = _conforms(parsed, shapes, ontology)
