@@ -67,7 +67,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kg.ids import name_key  # noqa: E402
+from kg.ids import name_key
 
 LABELS = ("Dataset", "Metric", "Task", "Model")
 ID_PREFIX = {
@@ -86,6 +86,7 @@ PWC_SOURCE = "Papers with Code leaderboards (SOTA? corpus, jd-coderepos/sota, tr
 NLP_PROGRESS_SOURCE = "NLP-progress leaderboards (paperswithcode/sota-extractor)"
 
 # ---------------------------------------------------------------- block lists
+# fmt: off
 # Generic words and table-column names that Papers with Code lists as
 # datasets, metrics or tasks; compared by name_key.
 GENERIC = {
@@ -109,9 +110,10 @@ COMMON_ACRONYMS = {
     "FMRI", "CT", "PET", "DNA", "RNA", "GPU", "CPU", "TPU", "API", "IOT", "UAV", "GPS", "RGB",
     "HDR", "LIDAR", "DNS", "SQL", "HTML", "PDF", "URL", "CAD", "COVID", "SARS", "ICU", "EHR",
     "SOTA", "USE", "IT", "US", "UK", "EU", "UN", "NASA", "IEEE", "ACM", "NIH", "WHO", "HAR",
-    "ATLAS", "GATE", "DANN", "QRNN", "RHN", "AMT", "CNN", "POS", "DVD", "STEM", "ZSL", "ID",
+    "ATLAS", "GATE", "DANN", "QRNN", "RHN", "AMT", "POS", "DVD", "STEM", "ZSL", "ID",
     "IDS", "DEG", "TC", "LD", "KL", "JS", "SR", "MR", "AR", "CC", "CD", "CS", "PD", "NC",
     "PHP", "NIST", "UCF", "ETH", "MLB", "DES", "MIT", "CMU", "NYU", "UCLA", "KAIST",
+    "RAFT", "DSC", "COD",
 }
 METRIC_BLOCK = GENERIC | {
     "number-of-param", "param", "parameter", "ext-data", "percentage-correct",
@@ -154,7 +156,7 @@ TASK_BLOCK = {
     "blocking", "memorization", "stochastic-optimization", "continual-pretraining",
     "stress-strain-relation", "formation-energy", "circulatory-failure", "respiratory-failure",
     "local-distortion", "seeing-beyond-the-visible", "carla-map-leaderboard", "smac",
-    "smac", "d-4-rl", "natural-question", "riddle-sense", "multi-task-learning",
+    "d-4-rl", "natural-question", "riddle-sense", "multi-task-learning",
     "meta-learning", "metric-learning", "video-based-generative-performance-benchmarking",
     "mujoco-game", "robot-task-planning",
 }
@@ -174,6 +176,7 @@ MODEL_BLOCK = {
         "Word-LM-partial", "words-lvt5k-1sent", "val-LS-skip", "SE-WSI-fix",
         "CNN-2sent-hieco-RBM", "IXA pipes", "USE", "GATE", "BIG F-LSTM F512", "BIG G-LSTM G-8",
         "FS-LSTM-2", "FS-LSTM-4", "Seq-Att-Network", "AI-KU", "MCC-S", "BNP-HC",
+        "F-LSTM F512", "G-LSTM G-8", "BUTD Vizwiz",
     )
 }
 # Architecture words: a model name made only of these and ordinary words is a description.
@@ -191,7 +194,10 @@ LANGUAGES = {
     "vi", "pt", "nl", "et", "lv", "lt", "kk", "gu", "pl", "sv", "da", "el", "he", "id",
 }
 
+# fmt: on
+
 # ---------------------------------------------------------------- spelling
+# fmt: off
 _UK_US_WORDS = {
     "modelling": "modeling", "modelled": "modeled", "labelling": "labeling",
     "labelled": "labeled", "travelling": "traveling", "signalling": "signaling",
@@ -204,6 +210,7 @@ _UK_US_WORDS = {
     "favour": "favor", "harmonisation": "harmonization", "artefact": "artifact",
     "artefacts": "artifacts", "oesophageal": "esophageal", "haemorrhage": "hemorrhage",
 }
+# fmt: on
 _US_UK_WORDS = {us: uk for uk, us in _UK_US_WORDS.items()}
 _ISE_STEMS = (
     "normal|summar|optim|local|visual|token|categor|character|regular|general|quant|"
@@ -212,8 +219,12 @@ _ISE_STEMS = (
     "custom|central|contextual|anonym|author|modern|neutral|polar|colour|color|"
     "hospital|industrial|digit|linear|canonical|lexical|global|fertil|steril"
 )
-_UK_ISE = re.compile(rf"\b((?:{_ISE_STEMS}))is(?=(?:ation|ations|e|ed|es|er|ers|ing)\b)", re.I)
-_US_IZE = re.compile(rf"\b((?:{_ISE_STEMS}))iz(?=(?:ation|ations|e|ed|es|er|ers|ing)\b)", re.I)
+_UK_ISE = re.compile(
+    rf"\b((?:{_ISE_STEMS}))is(?=(?:ation|ations|e|ed|es|er|ers|ing)\b)", re.IGNORECASE
+)
+_US_IZE = re.compile(
+    rf"\b((?:{_ISE_STEMS}))iz(?=(?:ation|ations|e|ed|es|er|ers|ing)\b)", re.IGNORECASE
+)
 _WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 
 
@@ -278,7 +289,9 @@ class English:
         for pos in ("noun", "verb", "adj", "adv"):
             self.words.update(w for w in index.get(pos, []) if "_" not in w)
             self.words.update(exceptions.get(pos, {}))
-        self.rules = sorted({(old, new) for pos in ("noun", "verb", "adj") for old, new in rules.get(pos, [])})
+        self.rules = sorted(
+            {(old, new) for pos in ("noun", "verb", "adj") for old, new in rules.get(pos, [])}
+        )
         self.tokenizer = spacy.blank("en").tokenizer
 
     def is_word(self, word: str) -> bool:
@@ -406,8 +419,8 @@ def read_curated(path: Path, label: str) -> list[CuratedRow]:
 
 # ---------------------------------------------------------------- cleaning
 _PAREN = re.compile(r"\s*\(([^()]*)\)")
-_TRANSFER = re.compile(r"->|→|\bto\b|-to-|\bvs\.?\b|\bversus\b|\btrained on\b", re.I)
-_ATARI = re.compile(r"^Atari(?:[- ]2600)?\s+.+$", re.I)
+_TRANSFER = re.compile(r"->|→|\bto\b|-to-|\bvs\.?\b|\bversus\b|\btrained on\b", re.IGNORECASE)
+_ATARI = re.compile(r"^Atari(?:[- ]2600)?\s+.+$", re.IGNORECASE)
 _TRAILING_SETTING = re.compile(
     r"""(?:\s+|^)(?:
         test|testing|val|validation|valid|dev|development|train|training|minival|
@@ -422,11 +435,11 @@ _TRAILING_SETTING = re.compile(
         sigma\s?\d+|binary\sclassification|fine-grained\sclassification|
         dataset|data\sset|benchmark
     )$""",
-    re.I | re.X,
+    re.IGNORECASE | re.VERBOSE,
 )
 _LANG_PAIR = re.compile(r"\s+([A-Za-z]+)\s?[-–]\s?([A-Za-z]+)$")
 _BAD_CHARS = re.compile(r"[_=@;:\"<>^~±\\{}\[\]#*]")
-_LEADING_SETTING = re.compile(r"^(?:one-class|one class)\s+", re.I)
+_LEADING_SETTING = re.compile(r"^(?:one-class|one class)\s+", re.IGNORECASE)
 
 
 def acronym_of(short: str, long: str) -> bool:
@@ -459,7 +472,7 @@ def split_parentheses(name: str) -> tuple[str, list[str]]:
         if not match:
             break
         inner = match.group(1).strip()
-        rest = clean_space(name[: match.start()] + " " + name[match.end():])
+        rest = clean_space(name[: match.start()] + " " + name[match.end() :])
         head = clean_space(name[: match.start()])
         if inner and head and acronym_of(inner, head):
             aliases.append(inner)
@@ -494,7 +507,8 @@ def clean_dataset(raw: str) -> tuple[str, list[str]] | None:
 
 
 _METRIC_PREFIX = re.compile(
-    r"^(?:%\s*)?(?:(?:test|validation|val|train|dev|eval)\s+)+|^[A-Za-z]+-to-[A-Za-z]+\s+", re.I
+    r"^(?:%\s*)?(?:(?:test|validation|val|train|dev|eval)\s+)+|^[A-Za-z]+-to-[A-Za-z]+\s+",
+    re.IGNORECASE,
 )
 
 
@@ -508,7 +522,9 @@ def clean_metric(raw: str) -> tuple[str, list[str]] | None:
     if "&" in name or any(not _WORD.search(w) for w in name.split()):
         return None
     words = [w.lower().strip(".") for w in name.split()]
-    if any(w in METRIC_COLUMN_WORDS for w in words) or all(w in METRIC_GENERIC_WORDS for w in words):
+    if any(w in METRIC_COLUMN_WORDS for w in words) or all(
+        w in METRIC_GENERIC_WORDS for w in words
+    ):
         return None
     if len(words) > 1 and not metric_shaped(name):
         return None
@@ -540,22 +556,24 @@ def usable(name: str, label: str) -> bool:
         return False
     if _BAD_CHARS.search(name) and not (label == "Metric" and "@" in name):
         return False
-    if label == "Metric" and _BAD_CHARS.search(name.replace("@", "")):
-        return False
-    return True
+    return not (label == "Metric" and _BAD_CHARS.search(name.replace("@", "")))
 
 
-_SIZE_PREFIX = re.compile(r"^(?:(?:\d+-layers?|large|big|small|base)\s+)+", re.I)
+_SIZE_PREFIX = re.compile(r"^(?:(?:\d+-layers?|large|big|small|base)\s+)+", re.IGNORECASE)
 _YEAR = re.compile(r"\s*\((?:19|20)\d\d\)\s*$")
 _SIZE_WORDS = re.compile(
-    r"(?:[\s_-](?:base|large|big|small|standard|medium|xl|ensemble|single|x\d+))+$", re.I
+    r"(?:[\s_-](?:base|large|big|small|standard|medium|xl|ensemble|single|x\d+))+$", re.IGNORECASE
 )
 
 
 def clean_model(raw: str, english: English) -> str | None:
     """A named model from an NLP-progress ``model_name``, or None for a description."""
     name = clean_space(raw)
-    if not name or "\x02" in raw or re.search(r"et\.? al|\band\b|baseline|human|random|university", name, re.I):
+    if (
+        not name
+        or "\x02" in raw
+        or re.search(r"et\.? al|\band\b|baseline|human|random|university", name, re.IGNORECASE)
+    ):
         return None
     while True:
         new = _YEAR.sub("", name).strip(" *♦")
@@ -571,8 +589,11 @@ def clean_model(raw: str, english: English) -> str | None:
         return None
     if len(words) == 1:
         word = words[0]
-        named = any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word) or word.isupper()
+        named = (
+            any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word) or word.isupper()
+        )
         return name if named and len(word) >= 2 else None
+
     # several words: at least one name-like word, not only architecture / ordinary words
     def name_like(word: str) -> bool:
         return any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word)
@@ -585,7 +606,9 @@ def clean_model(raw: str, english: English) -> str | None:
 
 
 # ---------------------------------------------------------------- building entries
-def build_pwc_entries(rows: list[tuple[str, str, str]], english: English) -> dict[str, dict[str, Entry]]:
+def build_pwc_entries(
+    rows: list[tuple[str, str, str]], english: English
+) -> dict[str, dict[str, Entry]]:
     """Entries per label, keyed by group key, from the PwC train rows."""
     cleaners = {"Dataset": clean_dataset, "Metric": clean_metric, "Task": clean_task}
     cleaned: list[tuple[str, str, str, str, list[str]]] = []
@@ -646,7 +669,7 @@ def build_model_entries(rows: list[tuple[str, str]], english: English) -> dict[s
     return entries
 
 
-_FAMILY = re.compile(r"^(.+?)\s?@\s?(\d+|k)$", re.I)
+_FAMILY = re.compile(r"^(.+?)\s?@\s?(\d+|k)$", re.IGNORECASE)
 
 
 def family_prefixes(rows: Iterable[CuratedRow]) -> dict[str, str]:
@@ -685,25 +708,28 @@ def merge_curated(
         other = seen.setdefault((row.label, group_key(row.name)), row.name)
         if other != row.name:
             raise ValueError(f"curated names {other!r} and {row.name!r} have the same key")
-    claimed: set[str] = set()
+    claimed = {(row.label, group_key(row.name)) for row in curated}  # not absorbed by aliases
     for row in curated:
         key = group_key(row.name)
         keys = [key] + [group_key(a) for a in row.aliases]
         target = entries[row.label].pop(key, None) or Entry(row.label, key)
         for other in keys[1:]:
-            if other != key and other in entries[row.label] and other not in claimed:
+            if other in entries[row.label] and (row.label, other) not in claimed:
                 target.merge(entries[row.label].pop(other))
         target.curated_name = row.name
         target.curated_aliases = list(row.aliases)
         target.match = row.match
         target.sources[f"curated: {row.source}"] = None
         entries[row.label][key] = target
-        claimed.add(key)
     # a curated key removes the same key under other labels
     for row in curated:
         key = group_key(row.name)
         for label in LABELS:
-            if label != row.label and key in entries[label] and not entries[label][key].curated_name:
+            if (
+                label != row.label
+                and key in entries[label]
+                and not entries[label][key].curated_name
+            ):
                 del entries[label][key]
     return entries
 
@@ -757,10 +783,15 @@ def letter_digit_variants(text: str, english: English, *, spaces: bool = True) -
     allow_space = spaces
     for match in _LD_BOUNDARY.finditer(text):
         sep = match.group(1)
-        after = text[match.end():match.end() + 1]
+        after = text[match.end() : match.end() + 1]
         if sep == "" and after.isalnum():
             continue
-        if sep == "" and text[match.start(1) - 1] in "vV" and match.start(1) >= 2 and text[match.start(1) - 2].isalpha():
+        if (
+            sep == ""
+            and text[match.start(1) - 1] in "vV"
+            and match.start(1) >= 2
+            and text[match.start(1) - 2].isalpha()
+        ):
             continue  # a version: DINOv2, YOLOv3
         if sep == "" and len(_WORD.findall(text[: match.start(1)])[-1]) < 2:
             continue  # T5, C4, o1
@@ -797,7 +828,11 @@ def phrase_variants(surface: str, label: str, english: English) -> set[str]:
     forms = {surface, to_us(surface), to_uk(surface)}
     if label == "Task":
         words = surface.split()
-        if len(words) >= 2 and words[-1].lower().endswith("s") and not words[-1].lower().endswith(("ss", "us", "is")):
+        if (
+            len(words) >= 2
+            and words[-1].lower().endswith("s")
+            and not words[-1].lower().endswith(("ss", "us", "is"))
+        ):
             last = words[-1]
             single = last[:-3] + "y" if last.lower().endswith("ies") else last[:-1]
             forms.add(" ".join(words[:-1] + [single]))
@@ -835,8 +870,9 @@ def regex_family(surface: str) -> list[list[dict]] | None:
     ]
 
 
-# Surface forms never patterned (``MAP`` is mostly maximum a posteriori in abstracts).
-SURFACE_BLOCK = {"MAP"}
+# Surface forms never patterned (kept as aliases): in abstracts ``MAP`` is mostly maximum
+# a posteriori and ``EM`` mostly expectation-maximisation.
+SURFACE_BLOCK = {"MAP", "EM"}
 
 
 def mention_forms(entry: Entry, english: English | None = None) -> list[str]:
@@ -857,9 +893,9 @@ def source_form_ok(surface: str, label: str, english: English) -> bool:
     if surface.upper() in COMMON_ACRONYMS or plain_word(surface, english):
         return False
     words = surface.split()
-    if label == "Metric" and len(words) == 1 and not digits and "@" not in surface:
-        if sum(ch.isupper() for ch in surface) < 2:
-            return False  # "Jaccard", "Runtime": a word, not a metric name
+    single = len(words) == 1 and not digits and "@" not in surface
+    if label == "Metric" and single and sum(ch.isupper() for ch in surface) < 2:
+        return False  # "Jaccard", "Runtime": a word, not a metric name
     if label == "Dataset" and len(words) > 1 and english.all_words(surface):
         content = [w for w in words if w.lower() not in english.stop_words]
         if not all(w[:1].isupper() for w in content):
@@ -909,12 +945,18 @@ def build_patterns(entries: list[Entry], english: English) -> tuple[list[dict], 
             ids = {own[0]: ids[own[0]]}
         for entry_id, pattern in ids.items():
             patterns.append({"label": by_id[entry_id].label, "pattern": pattern, "id": entry_id})
-    patterns.sort(key=lambda p: (LABELS.index(p["label"]), p["id"], json.dumps(p["pattern"], ensure_ascii=False)))
+    patterns.sort(
+        key=lambda p: (
+            LABELS.index(p["label"]),
+            p["id"],
+            json.dumps(p["pattern"], ensure_ascii=False),
+        )
+    )
     return patterns, dropped
 
 
 def _is_own_name(match_key: str, entry: Entry, english: English) -> bool:
-    kind, _, text = match_key.partition(":")
+    _, _, text = match_key.partition(":")
     joined = "".join(text.split("\x00")).lower()
     name = "".join(english.tokens(entry.name)).lower()
     return joined == name or group_key(joined) == entry.key
@@ -957,7 +999,9 @@ def build(data: Path, out: Path, *, curated_dir: Path | None = None) -> dict:
             handle.write(json.dumps(pattern, ensure_ascii=False, sort_keys=False) + "\n")
     with (out / "catalogue_names.jsonl").open("w", encoding="utf-8", newline="\n") as handle:
         for entry in flat:
-            spellings = {to_us(f) for f in mention_forms(entry)} | {to_uk(f) for f in mention_forms(entry)}
+            spellings = {to_us(f) for f in mention_forms(entry)} | {
+                to_uk(f) for f in mention_forms(entry)
+            }
             aliases = {*mention_forms(entry), *entry.raw_names, *spellings} - {entry.name}
             aliases = sorted(aliases, key=lambda a: (a.lower(), a))
             record = {

@@ -18,7 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 LEXICONS = ROOT / "kg" / "extract" / "lexicons"
 SCRIPT = ROOT / "scripts" / "build_lexicons.py"
 DATA = ROOT.parent / "shared" / "data"  # as laid out for developers and CI
-PREFIX = {"Dataset": "pwc:dataset:", "Metric": "pwc:metric:", "Task": "pwc:task:", "Model": "model:"}
+PREFIX = {
+    "Dataset": "pwc:dataset:",
+    "Metric": "pwc:metric:",
+    "Task": "pwc:task:",
+    "Model": "model:",
+}
 
 needs_data = pytest.mark.skipif(
     not (DATA / "pwc_sota_leaderboards" / "annotations.jsonl.gz").exists()
@@ -134,6 +139,7 @@ def test_lexicons_match_catalogue_names(ruler_nlp, text, expected):
         "the average score and the error on the test set",
         "we train with SGD and an LSTM; the AI uses a CNN",
         "a bloom of falcons and an orca near the palm",
+        "we fit the mixture with the EM algorithm and a MAP estimate",
     ],
 )
 def test_lexicons_case_sensitive_entries_skip_common_words(ruler_nlp, text):
@@ -204,7 +210,16 @@ def test_lexicons_models_list_well_known_releases(names):
 
 def _build(out: Path) -> None:
     subprocess.run(
-        [sys.executable, str(SCRIPT), "--data", str(DATA), "--out", str(out), "--curated", str(LEXICONS)],
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--data",
+            str(DATA),
+            "--out",
+            str(out),
+            "--curated",
+            str(LEXICONS),
+        ],
         check=True,
         capture_output=True,
         cwd=ROOT,

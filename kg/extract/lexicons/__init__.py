@@ -23,7 +23,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["LABELS", "catalogue_path", "names_path", "load_catalogue_names", "patterns"]
+__all__ = ["LABELS", "catalogue_path", "load_catalogue_names", "names_path", "patterns"]
 
 LABELS = ("Dataset", "Metric", "Task", "Model")
 _PATTERNS = "catalogue.jsonl"

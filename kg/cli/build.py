@@ -1,9 +1,4 @@
-"""The ``kg`` command line: thin commands over the library.
-
-Exit codes: 0 done; 1 failed (bad input with ``--on-error fail``, missing
-input, a server error); 2 usage error; 3 done, but some input records were
-skipped (see ``manifest.jsonl``).
-"""
+"""``kg build``, ``kg extract``, ``kg evaluate``."""
 
 from __future__ import annotations
 
@@ -14,17 +9,9 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kg import __version__
+from kg.cli.common import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, err
 
-EXIT_OK, EXIT_FAILED, EXIT_SKIPPED = 0, 1, 3
 FORMATS = click.Choice(["text", "jsonl", "json", "csv", "bibtex"])
-err = Console(stderr=True)
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="kg")
-def main() -> None:
-    """Build knowledge graphs of research literature from paper abstracts."""
 
 
 def _input_options(command):
@@ -54,7 +41,7 @@ def _input_options(command):
     return click.argument("inputs", nargs=-1, required=True)(command)
 
 
-@main.command()
+@click.command()
 @_input_options
 @click.option(
     "-o", "--output", "outdir", type=click.Path(file_okay=False, path_type=Path), required=True,
@@ -79,7 +66,7 @@ def build(inputs, outdir, fmt, config, workers, batch_size, on_error, quiet, bas
     sys.exit(EXIT_SKIPPED if report.skipped else EXIT_OK)
 
 
-@main.command()
+@click.command()
 @_input_options
 @click.option(
     "-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True,
@@ -98,48 +85,6 @@ def extract(inputs, output, fmt, config, workers, batch_size, on_error, quiet):
         for issue in report.skipped:
             err.print(f"[yellow]skipped[/] {issue}")
     sys.exit(EXIT_SKIPPED if report.skipped else EXIT_OK)
-
-
-@main.group()
-def evaluate():
-    """Score extraction against gold annotations."""
-
-
-@evaluate.command("names")
-@click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.argument("predicted", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def evaluate_names(gold, predicted, as_json):
-    """Score PREDICTED papers.jsonl against GOLD entity names by type (per paper).
-
-    \b
-    Example:
-      kg build examples/iclr2025 -o out
-      kg evaluate names tests/data/seeds_gold.jsonl out/papers.jsonl
-    """
-    import json
-
-    from kg.evaluate.names import score_names
-
-    def load(path):
-        with path.open(encoding="utf-8") as handle:
-            return [json.loads(line) for line in handle if line.strip()]
-
-    report = score_names(load(gold), load(predicted))
-    if as_json:
-        click.echo(json.dumps(report, indent=1))
-        return
-    _print_scores(report)
-
-
-def _print_scores(report: dict) -> None:
-    table = Table(show_edge=False)
-    for column in ("", "precision", "recall", "F1", "tp", "predicted", "gold"):
-        table.add_column(column, justify="left" if not column else "right")
-    for name, s in report.items():
-        table.add_row(name, f"{s['precision']:.3f}", f"{s['recall']:.3f}", f"{s['f1']:.3f}",
-                      str(s["tp"]), str(s["predicted"]), str(s["gold"]))
-    Console().print(table)
 
 
 def _run(function, *args, **kwargs):
@@ -182,6 +127,3 @@ def _print_summary(report) -> None:
     for kind, path in report.outputs.items():
         console.print(f"  {kind:10} {path}")
 
-
-if __name__ == "__main__":
-    main()
