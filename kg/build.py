@@ -24,7 +24,7 @@ import networkx as nx
 
 from kg.assemble import ENTITY_LABELS, GraphAssembler
 from kg.export.files import atomic_open, write_graphml, write_jsonl, write_node_link
-from kg.extract.pipeline import extract_papers, load_pipeline
+from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
 from kg.ingest import read_papers
 from kg.resolve import Resolver
 from kg.types import Extraction, Paper, PaperRecord, ReadIssue
@@ -60,6 +60,7 @@ class BuildReport:
     code_urls: int = 0
     top_entities: list[tuple[str, str, int]] = field(default_factory=list)
     outputs: dict[str, Path] = field(default_factory=dict)
+    cache_hits: int = 0
     graph: nx.MultiDiGraph | None = None
 
     @property
@@ -113,23 +114,34 @@ def build(
     config: str | Path | None = None,
     workers: int = 1,
     batch_size: int = 64,
+    engine: str = "local",
+    scheduler: str | None = None,
+    cache: bool | str | Path = True,
     on_error: OnError = "skip",
     outputs: Iterable[str] = ("papers", "manifest", "node_link", "graphml", "turtle"),
     papers_path: str | Path | None = None,
     base_iri: str | None = None,
     progress: bool = False,
 ) -> BuildReport:
-    """Build the knowledge graph of ``inputs`` into ``outdir``; returns what was done."""
+    """Build the knowledge graph of ``inputs`` into ``outdir``; returns what was done.
+
+    ``cache``: True keeps extraction records in ``outdir/.kg-cache`` so that a
+    re-run extracts only new or changed papers; a path puts the cache there;
+    False turns it off.
+    """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
     manifest = _Manifest(on_error)
     report = manifest.report
-    nlp = load_pipeline(config)
     resolver = Resolver()
+    extraction_cache = _open_cache(cache, out, config)
 
     with tempfile.TemporaryFile(prefix="kg-spool-") as spool:
         papers = manifest.accept(read_papers(list(inputs), fmt=fmt))
-        extractions = extract_papers(papers, nlp, batch_size=batch_size, n_process=workers)
+        extractions = extract_all(
+            papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
+            scheduler=scheduler, cache=extraction_cache,
+        )
         for extraction in _progress(extractions, progress, "Extracting"):
             resolver.add(extraction)
             pickle.dump(extraction, spool, protocol=pickle.HIGHEST_PROTOCOL)
@@ -156,6 +168,9 @@ def build(
             for _ in records():
                 pass
 
+    if extraction_cache is not None:
+        report.cache_hits = extraction_cache.hits
+        extraction_cache.close()
     graph = assembler.finish(resolver.entities)
     report.graph = graph
     _summarise(graph, report)
@@ -179,6 +194,13 @@ def build(
             json.dump(_summary_json(report), handle, indent=1, ensure_ascii=False)
         report.outputs["summary"] = out / "summary.json"
     return report
+
+
+def _open_cache(cache: bool | str | Path, out: Path | None, config) -> ExtractionCache | None:
+    if cache is False or (cache is True and out is None):
+        return None
+    path = out / ".kg-cache" / "extractions.sqlite" if cache is True else Path(cache)
+    return ExtractionCache(path, pipeline_fingerprint(str(config) if config else None))
 
 
 def _read_spool(spool, count: int) -> Iterator[Extraction]:
@@ -215,6 +237,7 @@ def _summary_json(report: BuildReport) -> dict:
     return {
         "papers_read": report.papers_read,
         "papers_built": report.papers_built,
+        "extractions_from_cache": report.cache_hits,
         "duplicates": report.duplicates,
         "skipped": [str(issue) for issue in report.skipped],
         "entities_by_type": report.entities_by_type,

@@ -94,3 +94,14 @@ def test_bad_records_are_reported_not_lost(tmp_path):
     assert [m["outcome"] for m in manifest] == ["built", "skipped", "skipped", "duplicate"]
     assert [m["source"]["line"] for m in manifest] == [1, 2, 3, 4]
     assert report.papers_built == 1 and len(report.skipped) == 2 and report.duplicates == 1
+
+
+def test_incremental_build_equals_a_full_rebuild(tmp_path, examples_dir, seeds_build):
+    out, _, _ = seeds_build
+    files = sorted(examples_dir.glob("*.txt"))
+    first = build(files[:1], tmp_path)
+    assert first.cache_hits == 0
+    second = build(files, tmp_path)
+    assert second.cache_hits == first.papers_built == 19 and second.papers_built == 38
+    for name in ("graph.json", "papers.jsonl", "graph.ttl"):
+        assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name

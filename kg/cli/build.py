@@ -32,6 +32,14 @@ def _input_options(command):
         help="Abstracts per spaCy batch.",
     )(command)
     command = click.option(
+        "--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+        help="Where extraction runs: local processes, or a Dask cluster (pip install 'kg[dask]').",
+    )(command)
+    command = click.option(
+        "--scheduler", default=None, metavar="ADDRESS",
+        help="Dask scheduler address (tcp://host:8786); default: a local cluster of --workers.",
+    )(command)
+    command = click.option(
         "--on-error", type=click.Choice(["skip", "fail"]), default="skip", show_default=True,
         help="What to do with a malformed record: skip it (and list it in the manifest) or stop.",
     )(command)
@@ -48,7 +56,12 @@ def _input_options(command):
     help="Directory for papers.jsonl, manifest.jsonl, graph.json, graph.graphml, graph.ttl.",
 )
 @click.option("--base-iri", default=None, help="Base IRI of the RDF export.")
-def build(inputs, outdir, fmt, config, workers, batch_size, on_error, quiet, base_iri):
+@click.option(
+    "--cache/--no-cache", default=True, show_default=True,
+    help="Keep extraction records in OUTDIR/.kg-cache; a re-run extracts only new papers.",
+)
+def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, on_error, quiet,
+          base_iri, cache):
     """Build a knowledge graph from INPUTS (files, directories or globs of abstracts).
 
     \b
@@ -59,7 +72,8 @@ def build(inputs, outdir, fmt, config, workers, batch_size, on_error, quiet, bas
 
     report = _run(
         run_build, inputs, outdir, fmt=fmt, config=config, workers=workers,
-        batch_size=batch_size, on_error=on_error, base_iri=base_iri, progress=not quiet,
+        batch_size=batch_size, engine=engine, scheduler=scheduler, on_error=on_error,
+        base_iri=base_iri, cache=cache, progress=not quiet,
     )
     if not quiet:
         _print_summary(report)
@@ -72,13 +86,14 @@ def build(inputs, outdir, fmt, config, workers, batch_size, on_error, quiet, bas
     "-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True,
     help="The papers.jsonl file to write.",
 )
-def extract(inputs, output, fmt, config, workers, batch_size, on_error, quiet):
+def extract(inputs, output, fmt, config, workers, batch_size, engine, scheduler, on_error, quiet):
     """Write the per-paper records of INPUTS (entities, relations, results) as JSON Lines."""
     from kg.build import build as run_build
 
     report = _run(
         run_build, inputs, None, fmt=fmt, config=config, workers=workers, batch_size=batch_size,
-        on_error=on_error, outputs=("papers",), papers_path=output, progress=not quiet,
+        engine=engine, scheduler=scheduler, on_error=on_error, outputs=("papers",),
+        papers_path=output, progress=not quiet,
     )
     if not quiet:
         err.print(f"{report.papers_built} papers -> {output}")
@@ -103,6 +118,7 @@ def _print_summary(report) -> None:
     console.print(
         f"[bold]{report.papers_read}[/] papers read, [bold]{report.papers_built}[/] built, "
         f"{report.duplicates} duplicates, {len(report.skipped)} skipped"
+        + (f" ({report.cache_hits} extractions reused from the cache)" if report.cache_hits else "")
     )
     for reason, count in report.skip_reasons.most_common():
         console.print(f"  [yellow]skipped[/] {count} x {reason}")

@@ -62,10 +62,10 @@ def _load(config_path: str, overrides: tuple) -> Language:
     return nlp
 
 
-def extract_papers(
-    papers: Iterable[Paper], nlp: Language, *, batch_size: int = 64, n_process: int = 1
-) -> Iterator[Extraction]:
-    """Extract entities, relations, results and code URLs from each paper, in input order."""
+def extract_papers(papers: Iterable[Paper], nlp: Language, *, batch_size: int = 64) -> Iterator[Extraction]:
+    """Extract entities, relations, results and code URLs from each paper, in input order.
+
+    One process; :func:`kg.extract.runner.extract_all` spreads the work over several."""
 
     def docs():
         for paper in papers:
@@ -74,9 +74,7 @@ def extract_papers(
             doc._.kg_emphasis = clean.emphasis
             yield doc, (paper, clean)
 
-    for doc, (paper, clean) in nlp.pipe(
-        docs(), as_tuples=True, batch_size=batch_size, n_process=n_process
-    ):
+    for doc, (paper, clean) in nlp.pipe(docs(), as_tuples=True, batch_size=batch_size):
         yield to_extraction(doc, paper, clean)
 
 
