@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 import pickle
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -60,6 +62,7 @@ class BuildReport:
     code_urls: int = 0
     top_entities: list[tuple[str, str, int]] = field(default_factory=list)
     outputs: dict[str, Path] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
     cache_hits: int = 0
     graph: nx.MultiDiGraph | None = None
 
@@ -69,13 +72,13 @@ class BuildReport:
 
 
 class _Manifest:
-    """Collects one row per input record, in input order."""
+    """Streams one row per input record, in input order, to a temporary file."""
 
-    def __init__(self, on_error: OnError) -> None:
-        self.rows: list[dict] = []
+    def __init__(self, on_error: OnError, report: BuildReport) -> None:
         self.on_error = on_error
-        self.seen: dict[str, int] = {}
-        self.report = BuildReport()
+        self.report = report
+        self.first_seen: dict[str, str] = {}
+        self.file = tempfile.TemporaryFile("w+", encoding="utf-8", prefix="kg-manifest-")
 
     def accept(self, items: Iterable[Paper | ReadIssue]) -> Iterator[Paper]:
         for item in items:
@@ -86,24 +89,36 @@ class _Manifest:
                 self._row(item.source, None, "skipped", item.reason)
                 continue
             self.report.papers_read += 1
-            if item.id in self.seen:
+            if item.id in self.first_seen:
                 self.report.duplicates += 1
-                first = self.rows[self.seen[item.id]]["source"]
-                self._row(item.source, item.id, "duplicate", f"same id as {first['path']}#{first['index']}")
+                self._row(item.source, item.id, "duplicate", f"same id as {self.first_seen[item.id]}")
                 continue
-            self.seen[item.id] = len(self.rows)
+            self.first_seen[item.id] = f"{item.source.path}#{item.source.index}"
             self._row(item.source, item.id, "built", None)
             yield item
 
+    def rows(self) -> Iterator[dict]:
+        self.file.seek(0)
+        for line in self.file:
+            yield json.loads(line)
+
     def _row(self, source, paper_id, outcome, reason) -> None:
-        self.rows.append(
-            {
-                "source": {"path": source.path, "index": source.index, "line": source.line},
-                "id": paper_id,
-                "outcome": outcome,
-                "reason": reason,
-            }
-        )
+        row = {
+            "source": {"path": source.path, "index": source.index, "line": source.line},
+            "id": paper_id,
+            "outcome": outcome,
+            "reason": reason,
+        }
+        self.file.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+@contextmanager
+def _timed(report: BuildReport, stage: str):
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        report.timings[stage] = round(report.timings.get(stage, 0.0) + time.perf_counter() - start, 3)
 
 
 def build(
@@ -131,69 +146,82 @@ def build(
     """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
-    manifest = _Manifest(on_error)
-    report = manifest.report
+    report = BuildReport()
+    manifest = _Manifest(on_error, report)
     resolver = Resolver()
+    if out is not None:
+        (out / "summary.json").unlink(missing_ok=True)  # written last: marks a complete build
     extraction_cache = _open_cache(cache, out, config)
 
-    with tempfile.TemporaryFile(prefix="kg-spool-") as spool:
-        papers = manifest.accept(read_papers(list(inputs), fmt=fmt))
-        extractions = extract_all(
-            papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
-            scheduler=scheduler, cache=extraction_cache,
-        )
-        for extraction in _progress(extractions, progress, "Extracting"):
-            resolver.add(extraction)
-            pickle.dump(extraction, spool, protocol=pickle.HIGHEST_PROTOCOL)
-            report.papers_built += 1
-        spool.seek(0)
-
-        assembler = GraphAssembler()
-
-        def records() -> Iterator[PaperRecord]:
-            for extraction in _read_spool(spool, report.papers_built):
-                record = resolver.resolve(extraction)
-                assembler.add(record)
-                report.proposed += sum(e.proposed for e in record.entities)
-                report.relations += len(record.relations)
-                report.results += len(record.results)
-                report.code_urls += len(record.code_urls)
-                yield record
-
-        target = papers_path or (out / OUTPUT_FILES["papers"] if out else None)
-        if "papers" in outputs and target is not None:
-            report.outputs["papers"] = Path(target)
-            write_jsonl(records(), target)
-        else:
-            for _ in records():
-                pass
-
-    if extraction_cache is not None:
-        report.cache_hits = extraction_cache.hits
-        extraction_cache.close()
-    graph = assembler.finish(resolver.entities)
-    report.graph = graph
-    _summarise(graph, report)
-    if out is not None:
-        if "manifest" in outputs:
-            report.outputs["manifest"] = out / OUTPUT_FILES["manifest"]
-            write_jsonl(manifest.rows, report.outputs["manifest"])
-        if "node_link" in outputs:
-            report.outputs["node_link"] = out / OUTPUT_FILES["node_link"]
-            write_node_link(graph, report.outputs["node_link"])
-        if "graphml" in outputs:
-            report.outputs["graphml"] = out / OUTPUT_FILES["graphml"]
-            write_graphml(graph, report.outputs["graphml"])
-        if "turtle" in outputs:
-            from kg.export.rdf import write_turtle
-
-            report.outputs["turtle"] = out / OUTPUT_FILES["turtle"]
-            kwargs = {"base": base_iri} if base_iri else {}
-            write_turtle(graph, report.outputs["turtle"], **kwargs)
-        with atomic_open(out / "summary.json") as handle:
-            json.dump(_summary_json(report), handle, indent=1, ensure_ascii=False)
-        report.outputs["summary"] = out / "summary.json"
+    with manifest.file, extraction_cache or nullcontext():
+        with tempfile.TemporaryFile(prefix="kg-spool-") as spool:
+            with _timed(report, "read+extract"):
+                papers = manifest.accept(read_papers(list(inputs), fmt=fmt))
+                extractions = extract_all(
+                    papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
+                    scheduler=scheduler, cache=extraction_cache,
+                )
+                for extraction in _progress(extractions, progress, "Extracting"):
+                    resolver.add(extraction)
+                    pickle.dump(extraction, spool, protocol=pickle.HIGHEST_PROTOCOL)
+                    report.papers_built += 1
+            report.cache_hits = extraction_cache.hits if extraction_cache else 0
+            spool.seek(0)
+            with _timed(report, "resolve+assemble"):
+                assembler = _resolve(spool, resolver, report, outputs, papers_path, out)
+                graph = assembler.finish(resolver.entities)
+        report.graph = graph
+        _summarise(graph, report)
+        if out is not None:
+            _write_outputs(graph, manifest, report, outputs, out, base_iri)
     return report
+
+
+def _resolve(spool, resolver: Resolver, report: BuildReport, outputs, papers_path, out) -> GraphAssembler:
+    """Read the spool back once: resolve each paper, write papers.jsonl, add it to the graph."""
+    assembler = GraphAssembler()
+
+    def records() -> Iterator[PaperRecord]:
+        for extraction in _read_spool(spool, report.papers_built):
+            record = resolver.resolve(extraction)
+            assembler.add(record)
+            report.proposed += sum(e.proposed for e in record.entities)
+            report.relations += len(record.relations)
+            report.results += len(record.results)
+            report.code_urls += len(record.code_urls)
+            yield record
+
+    target = papers_path or (out / OUTPUT_FILES["papers"] if out else None)
+    if "papers" in outputs and target is not None:
+        report.outputs["papers"] = Path(target)
+        write_jsonl(records(), target)
+    else:
+        for _ in records():
+            pass
+    return assembler
+
+
+def _write_outputs(graph, manifest: _Manifest, report: BuildReport, outputs, out: Path, base_iri) -> None:
+    writers = {
+        "manifest": lambda path: write_jsonl(manifest.rows(), path),
+        "node_link": lambda path: write_node_link(graph, path),
+        "graphml": lambda path: write_graphml(graph, path),
+        "turtle": lambda path: _write_turtle(graph, path, base_iri),
+    }
+    for kind, write in writers.items():
+        if kind in outputs:
+            report.outputs[kind] = out / OUTPUT_FILES[kind]
+            with _timed(report, f"write {OUTPUT_FILES[kind]}"):
+                write(report.outputs[kind])
+    with atomic_open(out / "summary.json") as handle:
+        json.dump(_summary_json(report), handle, indent=1, ensure_ascii=False)
+    report.outputs["summary"] = out / "summary.json"
+
+
+def _write_turtle(graph, path: Path, base_iri: str | None) -> None:
+    from kg.export.rdf import write_turtle
+
+    write_turtle(graph, path, **({"base": base_iri} if base_iri else {}))
 
 
 def _open_cache(cache: bool | str | Path, out: Path | None, config) -> ExtractionCache | None:
@@ -245,6 +273,7 @@ def _summary_json(report: BuildReport) -> dict:
         "relations": report.relations,
         "results": report.results,
         "code_urls": report.code_urls,
+        "timings_s": report.timings,
         "top_entities": [
             {"name": name, "type": kind, "degree": degree} for name, kind, degree in report.top_entities
         ],

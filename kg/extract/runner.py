@@ -82,6 +82,12 @@ class ExtractionCache:
     def close(self) -> None:
         self._db.close()
 
+    def __enter__(self) -> ExtractionCache:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
 
 def _batches(papers: Iterable[Paper], size: int) -> Iterator[list[Paper]]:
     iterator = iter(papers)
