@@ -22,7 +22,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.vocabulary import Vocabulary
-from kg.ids import name_key
+from kg.ids import name_key, singular_name
 
 __all__ = ["EntityRecognizer", "is_name_like", "type_of_phrase"]
 
@@ -75,7 +75,7 @@ def type_of_phrase(span: Span, vocabulary: Vocabulary) -> str | None:
     if not words:
         return None
     head = words[-1].lower_
-    lemma = words[-1].lemma_.lower()
+    lemma = singular_name(head)
     if head in vocabulary.dataset_heads or lemma in vocabulary.dataset_heads:
         return "Dataset"
     if head in vocabulary.metric_heads or lemma in vocabulary.metric_heads:
@@ -133,6 +133,8 @@ class EntityRecognizer:
 
     def __call__(self, doc: Doc) -> Doc:
         self._blocked: set[str] = set()
+        self._texts = [t.text for t in doc]
+        self._spaces = [t.whitespace_ for t in doc]
         candidates = [
             *self._catalogue(doc),
             *self._defined(doc),
@@ -182,7 +184,7 @@ class EntityRecognizer:
         """Capitalised words where a paper names something, whatever their shape:
         ``dubbed X``, ``we propose X``, ``X, a novel ...``, an abstract opening ``X is a ...``."""
         for token in doc:
-            if not (token.is_title and token.is_alpha and len(token) > 2) or token.is_stop:
+            if not token.is_title or not token.is_alpha or len(token) < 3 or token.is_stop:
                 continue
             i = token.i
             before = [t.lower_ for t in doc[max(0, i - 2) : i]]
@@ -205,9 +207,12 @@ class EntityRecognizer:
                 end = self._strip_suffixes(doc, token.i, self._glued_run(doc, token.i)[1])
                 yield Candidate(token.i, self._with_size(doc, end)[0], None, PRIORITY_NAME)
         i = 0
+        texts = self._texts
         while i < len(doc):
             start, end = self._glued_run(doc, i)
             i = max(end, i + 1)
+            if not any(c.isupper() or c.isdigit() for text in texts[start:end] for c in text):
+                continue  # no name has neither capitals nor digits
             end = self._strip_suffixes(doc, start, end)
             if end <= start:
                 continue
@@ -230,15 +235,15 @@ class EntityRecognizer:
                 return end + 1
         return end
 
-    @staticmethod
-    def _glued_run(doc: Doc, i: int) -> tuple[int, int]:
+    def _glued_run(self, doc: Doc, i: int) -> tuple[int, int]:
         """Tokens written without spaces and joined by hyphens: ``GNN-Diff``, ``LLM-as-a-Judge``."""
+        texts, spaces, n = self._texts, self._spaces, len(self._texts)
         end = i + 1
         while (
-            end < len(doc)
-            and doc[end - 1].whitespace_ == ""
-            and (doc[end].text == "-" or doc[end - 1].text == "-")
-            and (doc[end].text != "-" or (end + 1 < len(doc) and doc[end].whitespace_ == ""))
+            end < n
+            and spaces[end - 1] == ""
+            and (texts[end] == "-" or texts[end - 1] == "-")
+            and (texts[end] != "-" or (end + 1 < n and spaces[end] == ""))
         ):
             end += 1
         return i, end

@@ -26,7 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from kg.extract import abbreviations, entities, proposals, relations, results  # noqa: F401  (factories)
+from kg.extract import abbreviations, entities, pos, proposals, relations, results  # noqa: F401  (factories)
 from kg.extract.clean import CleanText, clean_text, find_urls
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
@@ -34,17 +34,35 @@ from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
 __all__ = ["DEFAULT_CONFIG", "load_pipeline", "extract_papers", "to_extraction", "display_name"]
 
 DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
-_OWN_COMPONENTS = ("kg_catalogue",)
+_OWN_COMPONENTS = ("kg_catalogue", "kg_catalogue_exact")
 _SIZE_IN_PARENS = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])\s*\)", re.IGNORECASE)
 _SIZE_AFTER_SPACE = re.compile(r"\s+(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])$", re.IGNORECASE)
 
 
 @registry.readers("kg.catalogue_patterns.v1")
-def catalogue_patterns() -> list[dict]:
-    """The span-ruler patterns of the shipped catalogues (``kg/extract/lexicons``)."""
+def catalogue_patterns(case: str = "all") -> list[dict]:
+    """Span-ruler patterns of the shipped catalogues (``kg/extract/lexicons``).
+
+    ``case="insensitive"``: phrase patterns (for a ruler matching LOWER) and token
+    patterns with other attributes; ``case="exact"``: exact-text token patterns turned
+    into phrases for a ruler matching ORTH; ``"all"``: every pattern as shipped.
+    """
     from kg.extract.lexicons import patterns
 
-    return list(patterns())
+    if case == "all":
+        return list(patterns())
+    out = []
+    tokenizer = spacy.blank("en").tokenizer
+    for pattern in patterns():
+        tokens = pattern["pattern"]
+        exact = isinstance(tokens, list) and all(set(t) == {"ORTH"} for t in tokens)
+        if exact:
+            phrase = " ".join(t["ORTH"] for t in tokens)
+            if [t.text for t in tokenizer(phrase)] == [t["ORTH"] for t in tokens]:
+                pattern = {**pattern, "pattern": phrase}
+        if exact == (case == "exact"):
+            out.append(pattern)
+    return out
 
 
 def load_pipeline(config: str | Path | None = None, *, overrides: dict | None = None) -> Language:
