@@ -49,7 +49,11 @@ _TOKEN = re.compile(
     r"|(?P<tilde>(?<=\S)~(?=\S))"
     r"|(?P<brace>[{}])"
 )
-_URL = re.compile(r"(?:https?://|www\.)[^\s{}<>\\\"'`|^]+", re.IGNORECASE)
+_URL = re.compile(
+    r"(?:https?://|www\.|(?<![\w.@/])(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/)"
+    r"[^\s{}<>\\\"'`|^]+",
+    re.IGNORECASE,
+)
 _URL_TRAILING = ".,;:!?*"
 
 
@@ -140,7 +144,7 @@ def find_urls(raw: str) -> list[str]:
         url = match.group(0).rstrip(_URL_TRAILING)
         while url.endswith(")") and url.count("(") < url.count(")"):
             url = url[:-1].rstrip(_URL_TRAILING)
-        if url.lower().startswith("www."):
+        if not re.match(r"[a-z]+://", url, re.IGNORECASE):
             url = "https://" + url
         if url not in found and "." in url.split("://", 1)[-1]:
             found.append(url)

@@ -52,6 +52,8 @@ def test_clean_text_records_bold_letters():
         ("code: https://github.com/x/y. Page (https://x.io/p).", ["https://github.com/x/y", "https://x.io/p"]),
         ("see www.example.org, too", ["https://www.example.org"]),
         ("no url here.", []),
+        ("data at huggingface.co/datasets/a/B.", ["https://huggingface.co/datasets/a/B"]),
+        ("mail me@github.com/x", []),
     ],
 )
 def test_find_urls_are_clean(raw, urls):
