@@ -21,9 +21,14 @@ if not Doc.has_extension("kg_results"):
 
 _NUMBER = r"\d+(?:[.,]\d+)?"
 _UNIT = r"(?:\s?%|\s?×|x\b|-fold\b|\s?times\b|\s?(?:percentage\s)?points?\b|\s?pp\b)"
+_MAGNITUDE = r"[KMB]?"
 VALUE = re.compile(
     rf"(?:(?:up to|over|more than|nearly|around|about|approximately|at least|by|from)\s+)?"
     rf"(?:{_NUMBER}{_UNIT}?\s?(?:→|->|⇒|to)\s?{_NUMBER}{_UNIT}"
+    rf"|{_NUMBER}{_MAGNITUDE}\s?(?:→|->|⇒)\s?{_NUMBER}{_MAGNITUDE}(?![\w.])"
+    rf"|(?<=from ){_NUMBER}[KMB]\s?to\s?{_NUMBER}[KMB]\b"
+    rf"|(?<=factor of ){_NUMBER}(?:\s?[-–]\s?{_NUMBER})?x?\b"
+    rf"|{_NUMBER}\s?[-–]\s?{_NUMBER}{_UNIT}"
     rf"|{_NUMBER}{_UNIT})",
     re.IGNORECASE,
 )
@@ -103,9 +108,27 @@ class ResultFinder:
             if abs(nearest.start_char - end) < 60 or abs(start - nearest.end_char) < 60:
                 return nearest.text
         noun = _RESULT_NOUNS.match(doc.text[end : sent.end_char])
-        if noun:
+        before = _measured_before(doc, sent, start)
+        if noun and not (before and noun.group(1).lower().startswith("factor")):
             return noun.group(0).strip()
-        return "value"
+        return before or "value"
+
+
+def _measured_before(doc: Doc, sent: Span, start: int) -> str | None:
+    """``reduces KV cache memory usage by up to 75%``, ``steps by a factor of 32``: the noun
+    phrase before *by* / *of*."""
+    value = doc.char_span(start, start + 1, alignment_mode="expand")
+    if value is None:
+        return None
+    i = value.start - 1
+    while i > sent.start and doc[i].lower_ in ("up", "to", "by", "of", "a", "an", "the", "factor"):
+        if doc[i].lower_ in ("by", "of") and doc[i - 1].lower_ not in ("factor", "a", "by"):
+            end = first = i
+            while first > sent.start and end - first < 5 and doc[first - 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+                first -= 1
+            return doc[first:end].text if first < end else None
+        i -= 1
+    return None
 
 
 def _offsets(span: Span | None) -> tuple[int, int] | None:

@@ -105,3 +105,22 @@ def test_relations(nlp):
 def test_results(nlp, text, value, metric):
     results = annotate(nlp, text)._.kg_results
     assert (value, metric) in {(r["value"], r["metric"]) for r in results}
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "KV cache memory usage"),
+        ("It cuts the number of inference steps by a factor of 32-64.", "32-64", "inference steps"),
+        ("It extends the context length from 128K to 450K.", "from 128K to 450K", "context length"),
+    ],
+)
+def test_results_take_the_measured_phrase_before_by(nlp, text, value, metric):
+    found = {r["value"]: r["metric"] for r in annotate(nlp, text)._.kg_results}
+    assert value in found
+    if metric:
+        assert found[value] == metric
+
+
+def test_model_sizes_are_not_results(nlp):
+    assert annotate(nlp, "We fine-tune Llama-2 (70B) and a 7B model.")._.kg_results == []
