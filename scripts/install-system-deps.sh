@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs; installs only what is missing.
 set -euo pipefail
-packages=(raptor2-utils)
+# virtuoso-opensource-7-bin: Virtuoso's virtuoso-t and isql-vt only; the virtuoso-opensource
+# package would also install and start a system-wide database service.
+packages=(raptor2-utils chromium chromium-driver virtuoso-opensource-7-bin)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

@@ -12,6 +12,10 @@ import click
 from kg import __version__
 from kg.cli.build import build, extract
 from kg.cli.evaluate import evaluate
+from kg.cli.export import export
+from kg.cli.map import map_command
+from kg.cli.query import query
+from kg.cli.viz import viz
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,7 +24,7 @@ def main() -> None:
     """Build knowledge graphs of research literature from paper abstracts."""
 
 
-for command in (build, extract, evaluate):
+for command in (build, extract, evaluate, export, query, viz, map_command):
     main.add_command(command)
 
 __all__ = ["main"]

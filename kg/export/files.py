@@ -18,7 +18,14 @@ import networkx as nx
 
 from kg.types import PaperRecord
 
-__all__ = ["atomic_open", "write_node_link", "write_graphml", "write_jsonl", "to_graphml_graph"]
+__all__ = [
+    "atomic_open",
+    "read_graph",
+    "to_graphml_graph",
+    "write_graphml",
+    "write_jsonl",
+    "write_node_link",
+]
 
 
 @contextmanager
@@ -84,3 +91,20 @@ def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:
             handle.write(json.dumps(data, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+def read_graph(source: nx.MultiDiGraph | str | Path) -> nx.MultiDiGraph:
+    """A graph, or a build directory (its ``graph.json``), or a node-link JSON file."""
+    if isinstance(source, nx.Graph):
+        return source
+    path = Path(source)
+    if path.is_dir():
+        path = path / "graph.json"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"no graph at {path} (expected a build directory or its graph.json)"
+        )
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    edges = "edges" if "edges" in data else "links"
+    return nx.node_link_graph(data, directed=True, multigraph=True, edges=edges)

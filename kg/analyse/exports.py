@@ -1,0 +1,147 @@
+"""Files other mapping tools open: GEXF for Gephi, map and network files for VOSviewer.
+
+VOSviewer (van Eck & Waltman, https://www.vosviewer.com; manual section
+"Map and network files") reads two tab-separated text files:
+
+* the **map file**, one item per line after a header line
+  ``id  label  x  y  cluster  weight<Links>  weight<Total link strength>  weight<Occurrences>``:
+  ``id`` a positive integer, ``label`` the item's name, ``x``/``y`` its position
+  (ours: :func:`kg.viz.layout.force_layout`; VOSviewer can also lay the map out
+  itself), ``cluster`` a positive integer (our community number; 0 would mean
+  none, so items outside any community get cluster ``max + 1``) and weight
+  columns, ``weight<Name>``, which VOSviewer offers for sizing items;
+* the **network file**, no header, one link per line: ``id1  id2  strength``, the
+  raw co-occurrence count (VOSviewer applies its own association-strength
+  normalisation when it lays out and clusters).
+
+Labels have tabs and line breaks replaced by spaces, so every line has the same
+columns.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from kg.export.files import atomic_open
+
+__all__ = ["read_vosviewer", "to_gexf_graph", "write_gexf", "write_vosviewer"]
+
+VOS_COLUMNS = ["id", "label", "x", "y", "cluster", "weight<Links>", "weight<Total link strength>", "weight<Occurrences>"]
+
+
+def _clean(text) -> str:
+    return " ".join(str(text).split())
+
+
+def write_vosviewer(
+    network: nx.Graph,
+    map_path: str | Path,
+    network_path: str | Path,
+    *,
+    positions: dict | None = None,
+) -> dict:
+    """Write ``network`` (a co-occurrence network) as a VOSviewer map and network file.
+
+    Returns ``{node: VOSviewer id}``. Clusters come from the nodes' ``community`` attribute.
+    """
+    nodes = sorted(network.nodes, key=str)
+    ids = {node: number for number, node in enumerate(nodes, start=1)}
+    communities = [int(network.nodes[n].get("community") or 0) for n in nodes]
+    spare = max(communities, default=0) + 1
+    strength = dict(network.degree(weight="weight"))
+    with atomic_open(map_path) as handle:
+        handle.write("\t".join(VOS_COLUMNS) + "\n")
+        for node, community in zip(nodes, communities):
+            data = network.nodes[node]
+            x, y = (positions or {}).get(node, (0.0, 0.0))
+            row = [
+                ids[node], _clean(data.get("name") or node), f"{x:.6f}", f"{y:.6f}", community or spare,
+                network.degree(node), strength[node], int(data.get("paper_count") or 0),
+            ]
+            handle.write("\t".join(str(value) for value in row) + "\n")
+    with atomic_open(network_path) as handle:
+        for a, b, data in sorted(network.edges(data=True), key=lambda e: (ids[e[0]], ids[e[1]])):
+            first, second = sorted((ids[a], ids[b]))
+            handle.write(f"{first}\t{second}\t{data.get('weight', 1)}\n")
+    return ids
+
+
+def read_vosviewer(map_path: str | Path, network_path: str | Path) -> tuple[list[dict], list[tuple[int, int, float]]]:
+    """Read a VOSviewer map and network file back: (items as dicts, links)."""
+    with open(map_path, encoding="utf-8") as handle:
+        header = handle.readline().rstrip("\n").split("\t")
+        items = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in handle if line.strip()]
+    with open(network_path, encoding="utf-8") as handle:
+        links = []
+        for line in handle:
+            if line.strip():
+                a, b, strength = line.split("\t")
+                links.append((int(a), int(b), float(strength)))
+    return items, links
+
+
+def _scalar(value):
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool):
+        return value
+    return value
+
+
+def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: dict | None = None) -> nx.Graph:
+    """A copy of ``graph`` that GEXF can hold and Gephi shows well.
+
+    The node's type (our ``label``) becomes ``type`` and its ``name`` the GEXF label;
+    lists become JSON strings and ``None`` values are left out; parallel edges of a
+    multigraph become one edge with ``types`` (``;``-joined) and ``weight`` (their
+    number). With ``positions`` / ``colours`` (type -> ``#rrggbb``) nodes get Gephi's
+    ``viz`` position and colour.
+    """
+    simple = nx.DiGraph() if graph.is_directed() else nx.Graph()
+    for node, data in sorted(graph.nodes(data=True), key=lambda n: str(n[0])):
+        attrs = {}
+        for key, value in data.items():
+            if value is None or key in ("viz",):
+                continue
+            attrs["type" if key == "label" else key] = _scalar(value)
+        attrs["label"] = _clean(data.get("name") or node)
+        attrs.pop("name", None)
+        viz = {}
+        if positions and node in positions:
+            x, y = positions[node]
+            viz["position"] = {"x": float(x) * 1000, "y": float(y) * 1000, "z": 0.0}
+        colour = (colours or {}).get(data.get("label"))
+        if colour:
+            viz["color"] = {"r": int(colour[1:3], 16), "g": int(colour[3:5], 16), "b": int(colour[5:7], 16), "a": 1.0}
+        if viz:
+            attrs["viz"] = viz
+        simple.add_node(str(node), **attrs)
+    edges = graph.edges(keys=True, data=True) if graph.is_multigraph() else ((u, v, None, d) for u, v, d in graph.edges(data=True))
+    for u, v, key, data in sorted(edges, key=lambda e: (str(e[0]), str(e[1]), str(e[2]))):
+        u, v = str(u), str(v)
+        kind = str(data.get("type", key)) if (key is not None or "type" in data) else None
+        if simple.has_edge(u, v) and graph.is_multigraph():
+            existing = simple.edges[u, v]
+            existing["types"] = ";".join(sorted(set(existing["types"].split(";")) | {kind}))
+            existing["weight"] += 1
+            continue
+        attrs = {}
+        for name, value in data.items():
+            if value is None or name in ("type", "mentions", "evidence"):
+                continue
+            attrs[name] = _scalar(value)
+        if graph.is_multigraph():
+            attrs["types"] = kind or ""
+            attrs["weight"] = 1
+        simple.add_edge(u, v, **attrs)
+    return simple
+
+
+def write_gexf(graph: nx.Graph, path: str | Path, **kwargs) -> Path:
+    """Write ``graph`` as GEXF 1.2 (see :func:`to_gexf_graph` for ``positions`` / ``colours``)."""
+    with atomic_open(path, "wb") as handle:
+        nx.write_gexf(to_gexf_graph(graph, **kwargs), handle, encoding="utf-8", version="1.2draft")
+    return Path(path)

@@ -1,0 +1,52 @@
+import networkx as nx
+
+from kg.analyse import (
+    cooccurrence_network,
+    detect_communities,
+    read_vosviewer,
+    write_gexf,
+    write_vosviewer,
+)
+from kg.analyse.exports import VOS_COLUMNS
+
+
+def test_vosviewer_files_parse_back(field_graph, tmp_path):
+    network = cooccurrence_network(field_graph)
+    network.nodes["entity:resnet"]["name"] = "Res\tNet\nv2"  # tabs and newlines must not break columns
+    detect_communities(network)
+    positions = {n: (i / 10, -i / 10) for i, n in enumerate(sorted(network))}
+    ids = write_vosviewer(network, tmp_path / "map.txt", tmp_path / "network.txt", positions=positions)
+    items, links = read_vosviewer(tmp_path / "map.txt", tmp_path / "network.txt")
+    assert list(items[0]) == VOS_COLUMNS
+    assert sorted(int(item["id"]) for item in items) == list(range(1, len(network) + 1))
+    assert all(int(item["cluster"]) >= 1 for item in items)
+    by_label = {item["label"]: item for item in items}
+    assert "Res Net v2" in by_label
+    assert int(by_label["transformer"]["weight<Occurrences>"]) == 10
+    assert len(links) == network.number_of_edges()
+    for a, b, strength in links:
+        assert a < b
+        node_a = next(n for n, i in ids.items() if i == a)
+        node_b = next(n for n, i in ids.items() if i == b)
+        assert network[node_a][node_b]["weight"] == strength
+
+
+def test_gexf_of_the_whole_graph_parses_back(field_graph, tmp_path):
+    positions = {n: (0.5, -0.5) for n in field_graph}
+    write_gexf(field_graph, tmp_path / "graph.gexf", positions=positions, colours={"Paper": "#8a9299"})
+    back = nx.read_gexf(tmp_path / "graph.gexf")
+    assert back.number_of_nodes() == field_graph.number_of_nodes()
+    paper = back.nodes["paper:00"]
+    assert paper["type"] == "Paper" and paper["label"] == "Paper 0" and paper["year"] == 2019
+    assert back.edges["paper:00", "entity:imagenet"]["types"] == "MENTIONS"
+
+
+def test_gexf_of_the_cooccurrence_network_keeps_weights_and_communities(field_graph, tmp_path):
+    network = cooccurrence_network(field_graph)
+    detect_communities(network)
+    write_gexf(network, tmp_path / "co.gexf")
+    back = nx.read_gexf(tmp_path / "co.gexf")
+    assert back.number_of_edges() == network.number_of_edges()
+    a, b = next(iter(network.edges()))
+    assert back.edges[a, b]["weight"] == network[a][b]["weight"]
+    assert "community" in back.nodes[a]

@@ -1,0 +1,53 @@
+import json
+
+import networkx as nx
+from click.testing import CliRunner
+
+from kg.analyse import research_map
+from kg.cli.map import map_command
+
+XSS = "<script>alert(1)</script>"
+
+
+def test_research_map_writes_report_and_exports(field_graph, tmp_path):
+    field_graph.nodes["entity:transformer"]["name"] = XSS
+    result = research_map(field_graph, tmp_path, title="Test <map>", overview=False)
+    assert result.papers == 30 and result.bursts and result.communities
+    for name in ("report.html", "report.md", "graph.gexf", "cooccurrence.gexf", "top_entities.csv",
+                 "vosviewer/entities_map.txt", "vosviewer/entities_network.txt", "bursts.csv",
+                 "figures/trends.svg", "figures/communities.svg"):
+        assert (tmp_path / name).is_file(), name
+    page = (tmp_path / "report.html").read_text()
+    assert XSS not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script" not in page  # no scripts at all; figures are data: images
+    assert "Test &lt;map&gt;" in page
+    markdown = (tmp_path / "report.md").read_text()
+    assert XSS not in markdown and "## Trends" in markdown and "](figures/trends.svg)" in markdown
+    nx.read_gexf(tmp_path / "graph.gexf")
+
+
+def test_research_map_without_outdir_only_analyses(tiny_graph):
+    result = research_map(tiny_graph, None)
+    assert result.outputs == {} and result.top["Method"][0]["name"] == "A"
+
+
+def test_cli_map(field_graph, tmp_path):
+    from kg.export.files import write_node_link
+
+    write_node_link(field_graph, tmp_path / "graph.json")
+    out = tmp_path / "report"
+    run = CliRunner().invoke(map_command, [str(tmp_path), "-o", str(out), "--no-overview", "-q"])
+    assert run.exit_code == 0, run.output
+    assert (out / "report.html").is_file()
+    assert json.loads((tmp_path / "graph.json").read_text())["nodes"]
+
+
+def test_cli_map_missing_graph(tmp_path):
+    run = CliRunner().invoke(map_command, [str(tmp_path)])
+    assert run.exit_code == 1
+
+
+def test_research_map_of_an_empty_graph(tmp_path):
+    result = research_map(nx.MultiDiGraph(), tmp_path)
+    assert result.papers == 0 and result.communities == []
+    assert "No entities in this graph." in (tmp_path / "report.md").read_text()

