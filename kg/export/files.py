@@ -38,10 +38,17 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
         encoding = None if "b" in mode else "utf-8"
         with os.fdopen(fd, mode, encoding=encoding) as handle:
             yield handle
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _sorted_copy(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
@@ -93,18 +100,21 @@ def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:
     return count
 
 
-def read_graph(source: nx.MultiDiGraph | str | Path) -> nx.MultiDiGraph:
-    """A graph, or a build directory (its ``graph.json``), or a node-link JSON file."""
-    if isinstance(source, nx.Graph):
-        return source
-    path = Path(source)
+def graph_path(path: str | Path) -> Path:
+    """``OUTDIR/graph.json`` for a build directory; a file path is returned as is."""
+    path = Path(path)
     if path.is_dir():
         path = path / "graph.json"
     if not path.is_file():
-        raise FileNotFoundError(
-            f"no graph at {path} (expected a build directory or its graph.json)"
-        )
-    with open(path, encoding="utf-8") as handle:
+        raise FileNotFoundError(f"{path}: no graph here (run `kg build INPUTS -o OUTDIR` first)")
+    return path
+
+
+def read_graph(source: nx.MultiDiGraph | str | Path) -> nx.MultiDiGraph:
+    """A graph as it is, or the graph of a build directory or of its node-link ``graph.json``."""
+    if isinstance(source, nx.Graph):
+        return source
+    with open(graph_path(source), encoding="utf-8") as handle:
         data = json.load(handle)
     edges = "edges" if "edges" in data else "links"
     return nx.node_link_graph(data, directed=True, multigraph=True, edges=edges)

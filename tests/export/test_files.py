@@ -1,0 +1,42 @@
+import os
+import stat
+
+import networkx as nx
+import pytest
+
+from kg.export.files import atomic_open, graph_path, read_graph, write_node_link
+
+
+def test_atomic_open_leaves_nothing_when_interrupted(tmp_path):
+    target = tmp_path / "out.json"
+    target.write_text("old")
+    with pytest.raises(RuntimeError), atomic_open(target) as handle:
+        handle.write("partial")
+        raise RuntimeError("interrupted")
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_atomic_open_writes_ordinary_permissions(tmp_path):
+    old = os.umask(0o022)
+    try:
+        with atomic_open(tmp_path / "f.txt") as handle:
+            handle.write("x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "f.txt").stat().st_mode) == 0o644
+
+
+def test_read_graph_round_trips_node_link(tmp_path):
+    graph = nx.MultiDiGraph()
+    graph.add_node("entity:a", label="Method", name="A", aliases=["a1"])
+    graph.add_edge("entity:a", "entity:b", key="USES", type="USES", support=1)
+    write_node_link(graph, tmp_path / "graph.json")
+    again = read_graph(tmp_path)
+    assert dict(again.nodes(data=True))["entity:a"]["aliases"] == ["a1"]
+    assert list(again.edges(keys=True)) == [("entity:a", "entity:b", "USES")]
+
+
+def test_graph_path_names_the_missing_build(tmp_path):
+    with pytest.raises(FileNotFoundError, match="kg build"):
+        graph_path(tmp_path)
