@@ -16,6 +16,8 @@ from spacy.tokens import Doc, Span
 
 __all__ = ["AbbreviationDetector", "schwartz_hearst_long_form", "is_short_form"]
 
+_NOT_DEFINITIONS = {"table", "figure", "fig", "eq", "section", "sec", "see", "appendix", "ours", "e.g", "i.e"}
+
 if not Doc.has_extension("kg_abbreviations"):
     Doc.set_extension("kg_abbreviations", default=[])
 if not Doc.has_extension("kg_emphasis"):
@@ -98,12 +100,41 @@ class AbbreviationDetector:
             long_span = self._match(inner.text, words)
             if long_span is not None:
                 return (inner.start_char, inner.end_char, long_span.start_char, long_span.end_char)
+            return self._named_in_parentheses(doc, i, inner)
         elif i > 0 and is_short_form(doc[i - 1].text) and len(inner) > 1:
             long_span = self._match(doc[i - 1].text, inner)
             if long_span is not None and long_span.end == inner.end:
                 short = doc[i - 1]
                 return (short.idx, short.idx + len(short), long_span.start_char, long_span.end_char)
         return None
+
+    @staticmethod
+    def _named_in_parentheses(doc: Doc, i: int, inner: Span) -> tuple[int, int, int, int] | None:
+        """``first-hitting sampler (Zorb)``: a name in parentheses after a noun phrase names it,
+        even when its letters do not spell the phrase (needs part-of-speech tags)."""
+        text = inner.text
+        if (
+            not doc.has_annotation("TAG")
+            or " " in text
+            or not text[:1].isupper()
+            or sum(c.isalpha() for c in text) < 3
+            or text.lower() in _NOT_DEFINITIONS
+        ):
+            return None
+        first = i
+        sent_start = doc[i].sent.start
+        while first > sent_start and i - first < 8 and (
+            doc[first - 1].pos_ in ("ADJ", "NOUN", "PROPN")
+            or (doc[first - 1].text == "-" and doc[first - 1].whitespace_ == "")
+            or (doc[first].text == "-" and doc[first - 1].whitespace_ == "" and doc[first - 1].is_alpha)
+            or (doc[first - 1].tag_ in ("VBN", "VBG") and (doc[first - 1].whitespace_ == "" or doc[first - 2].text == "-"))
+        ):
+            first -= 1
+        while first < i and doc[first].text == "-":
+            first += 1
+        if len([t for t in doc[first:i] if t.is_alpha]) < 2:
+            return None
+        return (inner.start_char, inner.end_char, doc[first].idx, doc[i - 1].idx + len(doc[i - 1]))
 
     @staticmethod
     def _match(short: str, words: Span) -> Span | None:

@@ -193,6 +193,8 @@ class EntityRecognizer:
                 before[-1] in self.vocab.naming_words
                 or before[-1] in self.vocab.propose_verbs
                 or (before[-1] == "the" and before[:1] and before[0] in self.vocab.propose_verbs)
+                or before in (["our", "proposed"], ["our", "resulting"], ["our", "new"])
+                or (before[-1] == "," and before[:1] and before[0] in self.vocab.generic_heads | self.vocab.dataset_heads)
             ):
                 yield i
             elif after[:1] == [","] and after[1:] in (["a"], ["an"]) and i > token.sent.start:
@@ -205,6 +207,8 @@ class EntityRecognizer:
         for token in doc:
             if token.text in named:
                 end = self._strip_suffixes(doc, token.i, self._glued_run(doc, token.i)[1])
+                while end < len(doc) and self._is_title_word(doc[end]) and doc[end].sent == token.sent:
+                    end += 1  # dubbed Displacement Interpolation Transport Model
                 yield Candidate(token.i, self._with_size(doc, end)[0], None, PRIORITY_NAME)
         i = 0
         texts = self._texts

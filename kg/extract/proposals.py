@@ -175,7 +175,7 @@ class ProposalFinder:
     def _long_form_proposed(self, doc: Doc, long: Span) -> bool:
         before = doc[max(long.sent.start, long.start - 6) : long.start]
         lowers = [t.lower_ for t in before]
-        if lowers[-2:] in (["our", "proposed"], ["our", "new"]):
+        if any(pair in (("our", "proposed"), ("our", "new")) for pair in zip(lowers, lowers[1:])):
             return True
         if any(w in self.vocab.propose_verbs for w in lowers) and any(
             t.lower_ in _SUBJECTS for t in long.sent

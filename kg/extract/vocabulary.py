@@ -115,7 +115,8 @@ def default_vocabulary() -> Vocabulary:
             "develop develops developed design designs designed devise devises devised build "
             "builds built create creates created construct constructs constructed release "
             "releases released curate curates curated contribute contributes offer offers "
-            "formulate formulates establish establishes"
+            "formulate formulates establish establishes introducing proposing presenting "
+            "developing designing devising building creating constructing releasing curating"
         ),
         naming_words=_words("dubbed named called termed coined denoted abbreviated titled"),
         adjective_endings=("al", "ive", "ous", "ic", "ed", "ar", "ble", "ful", "less", "ent", "ant"),
