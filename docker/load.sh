@@ -9,7 +9,7 @@
 #   --bulk   offline: write CSVs (kg.export.neo4j_bulk) into docker/import, stop Neo4j,
 #            REPLACE the database with `neo4j-admin database import full`, start Neo4j,
 #            create the id constraints. Fastest for large graphs.
-# Environment: NEO4J_PASSWORD (required), KG_PYTHON (a Python with kg installed; default python3),
+# Environment: NEO4J_PASSWORD (required), KG (the kg command; default: kg on the PATH, e.g. .venv/bin/kg),
 # NEO4J_BOLT_PORT / NEO4J_HTTP_PORT (default 7687 / 7474).
 set -eu
 
@@ -23,7 +23,7 @@ fi
 build="$1"
 : "${NEO4J_PASSWORD:?set NEO4J_PASSWORD (the password Neo4j is started with)}"
 export NEO4J_PASSWORD
-python="${KG_PYTHON:-python3}"
+kg="${KG:-kg}"
 compose="docker compose -f $here/docker-compose.yml"
 export KG_IMPORT_DIR="${KG_IMPORT_DIR:-$here/import}"
 mkdir -p "$KG_IMPORT_DIR"
@@ -50,15 +50,7 @@ wait_for_neo4j() {
 }
 
 if [ "$mode" = bulk ]; then
-    "$python" - "$build" "$KG_IMPORT_DIR" <<'EOF'
-import sys
-from kg.export.neo4j_bulk import write_bulk_csv
-from kg.query.cypher import read_graph
-
-files = write_bulk_csv(read_graph(sys.argv[1]), sys.argv[2])
-print(f"wrote {sum(files.node_counts.values())} nodes and "
-      f"{sum(files.relationship_counts.values())} relationships as CSV in {sys.argv[2]}")
-EOF
+    "$kg" export neo4j-bulk "$build" -o "$KG_IMPORT_DIR"
     $compose stop neo4j >/dev/null 2>&1 || true
     # The image's entrypoint runs commands as the neo4j user; the database must be stopped.
     $compose run --rm --no-deps -e IMPORT_DIR=/import -e DATABASE=neo4j neo4j sh /import/import.sh
@@ -69,19 +61,6 @@ else
     $compose up -d neo4j
     wait_for_neo4j
     NEO4J_URI="bolt://localhost:${NEO4J_BOLT_PORT:-7687}" NEO4J_USERNAME=neo4j \
-        "$python" - "$build" <<'EOF'
-import sys
-from kg.export.neo4j import connect, write_neo4j
-from kg.query.cypher import read_graph
-
-graph = read_graph(sys.argv[1])
-driver = connect()  # NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD
-try:
-    stats = write_neo4j(graph, driver)
-finally:
-    driver.close()
-print(f"loaded {stats.node_total} nodes and {stats.relationship_total} relationships "
-      f"({stats.nodes_created} and {stats.relationships_created} new) in {stats.seconds:.1f} s")
-EOF
+        "$kg" export neo4j "$build"
 fi
 echo "Neo4j Browser: http://localhost:${NEO4J_HTTP_PORT:-7474} (user neo4j). Example queries: $here/queries.cypher"
