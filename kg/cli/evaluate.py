@@ -41,8 +41,136 @@ def evaluate_names(gold, predicted, as_json):
     _print_scores(report)
 
 
-def _print_scores(report: dict) -> None:
-    table = Table(show_edge=False)
+def _load_nlp(pipeline: str | None, config: Path | None):
+    """A trained pipeline (a folder, or the name of a shipped one), else kg's rule pipeline."""
+    if pipeline is not None:
+        from kg.train import available_models, load_trained
+
+        if not Path(pipeline).is_dir() and pipeline in available_models():
+            return load_trained(pipeline)
+        import spacy
+
+        return spacy.load(pipeline)
+    from kg.extract import load_pipeline
+
+    return load_pipeline(config)
+
+
+def _corpus_options(function):
+    options = [
+        click.option("--pipeline", "pipeline", default=None, metavar="DIR|NAME",
+                     help="A trained spaCy pipeline folder, or a shipped one (scierc, tdmsci)."),
+        click.option("--config", "config", default=None,
+                     type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                     help="A kg pipeline config (default: kg's default pipeline)."),
+        click.option("--json", "json_path", default=None,
+                     type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the report as JSON to this file ('-' for stdout)."),
+        click.option("--predictions", "predictions_path", default=None,
+                     type=click.Path(dir_okay=False, path_type=Path),
+                     help="Write the predictions to this file."),
+        click.option("--spans-key", default=None,
+                     help="Read predicted entities from doc.spans[KEY] ('ents': doc.ents; "
+                          "default: found from the pipeline)."),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
+
+
+def _entity_source(spans_key, nlp, label_map, keep=None):
+    from kg.evaluate.spans import EntitySource, entity_source
+
+    if spans_key is None:
+        return entity_source(nlp, label_map, keep=keep)
+    key = None if spans_key == "ents" else spans_key
+    return EntitySource(key, label_map if spans_key == "kg_entities" else None,
+                        frozenset(keep) if keep is not None else None)
+
+
+def _write_report(report: dict, json_path: Path | None) -> None:
+    import json
+
+    if json_path is None:
+        return
+    text = json.dumps(report, indent=1)
+    if str(json_path) == "-":
+        click.echo(text)
+    else:
+        json_path.write_text(text + "\n", encoding="utf-8")
+
+
+@evaluate.command("scierc")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@_corpus_options
+def evaluate_scierc(path, pipeline, config, json_path, predictions_path, spans_key):
+    """Score a pipeline on SciERC JSON lines (entities; relations, plain and strict).
+
+    Entities: exact token span + type. Relations: both argument spans exact and
+    the label ("relation F1"); strict: the argument types too. See docs/quality.md.
+
+    \b
+    Example:
+      kg evaluate scierc ../shared/data/scierc/test.jsonl --pipeline scierc --json scierc.json
+    """
+    import json
+
+    from kg.evaluate import scierc
+
+    nlp = _load_nlp(pipeline, config)
+    source = _entity_source(spans_key, nlp, scierc.KG_TO_SCIERC)
+    report, predictions = scierc.evaluate_scierc(scierc.read_scierc(path), nlp, source=source)
+    report["path"] = str(path)
+    report["pipeline"] = pipeline or str(config or "kg default")
+    if predictions_path is not None:
+        with predictions_path.open("w", encoding="utf-8") as handle:
+            for record in predictions:
+                handle.write(json.dumps(record) + "\n")
+    if str(json_path) != "-":
+        _print_header(report, "docs_per_second", "abstracts/s")
+        for part, title in (("entities", "entities"), ("relations", "relations (spans + label)"),
+                            ("relations_strict", "relations, strict (spans + types + label)")):
+            _print_scores(report[part], title=title)
+    _write_report(report, json_path)
+
+
+@evaluate.command("tdmsci")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@_corpus_options
+def evaluate_tdmsci(path, pipeline, config, json_path, predictions_path, spans_key):
+    """Score a pipeline on TDMSci CoNLL (TASK / DATASET / METRIC; exact span + type).
+
+    Predictions of other types (Method, Model) are ignored. Predictions are
+    written as CoNLL: token, offset, gold tag, predicted tag.
+
+    \b
+    Example:
+      kg evaluate tdmsci ../shared/data/tdmsci/test.conll --pipeline tdmsci --json tdmsci.json
+    """
+    from kg.evaluate import tdmsci
+
+    nlp = _load_nlp(pipeline, config)
+    source = _entity_source(spans_key, nlp, tdmsci.KG_TO_TDMSCI, keep=tdmsci.LABELS)
+    report, predictions = tdmsci.evaluate_tdmsci(tdmsci.read_conll(path), nlp, source=source)
+    report["path"] = str(path)
+    report["pipeline"] = pipeline or str(config or "kg default")
+    if predictions_path is not None:
+        tdmsci.write_conll(predictions, predictions_path)
+    if str(json_path) != "-":
+        _print_header(report, "sentences_per_second", "sentences/s")
+        _print_scores(report["entities"], title="entities")
+    _write_report(report, json_path)
+
+
+def _print_header(report: dict, rate_key: str, unit: str) -> None:
+    Console().print(
+        f"{report['corpus']} {report['path']}: pipeline {report['pipeline']}, "
+        f"entities from {report['entity_source']}; {report['seconds']} s, {report[rate_key]} {unit}"
+    )
+
+
+def _print_scores(report: dict, title: str | None = None) -> None:
+    table = Table(show_edge=False, title=title, title_justify="left")
     for column in ("", "precision", "recall", "F1", "tp", "predicted", "gold"):
         table.add_column(column, justify="left" if not column else "right")
     for name, s in report.items():

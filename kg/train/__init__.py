@@ -1,0 +1,109 @@
+"""Trained spaCy components for kg: corpus conversion, training, and the shipped pipelines.
+
+* :func:`train` converts a corpus to ``.spacy`` files and runs spaCy's training
+  loop on a config (what ``kg train`` does);
+* :func:`load_trained` loads a pipeline shipped in ``kg/extract/models/<name>``
+  (offline; e.g. ``"scierc"``, ``"tdmsci"``).
+
+Examples
+--------
+>>> sorted(available_models())
+['scierc', 'tdmsci']
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+from spacy.language import Language
+
+# Imported for their registrations: kg.Corpus.v1, kg_relation_classifier, kg.ppmi_svd_vectors.v1.
+import kg.train.corpus
+import kg.train.relations
+import kg.train.vectors  # noqa: F401
+
+__all__ = ["MODELS_DIR", "available_models", "load_trained", "ship_model", "train"]
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "extract" / "models"
+
+
+def available_models() -> list[str]:
+    """Names of the pipelines shipped in ``kg/extract/models``."""
+    return [p.name for p in MODELS_DIR.iterdir() if (p / "config.cfg").is_file()]
+
+
+def load_trained(name: str, **kwargs) -> Language:
+    """Load the shipped pipeline ``name`` (a folder of ``kg/extract/models``); ``kwargs`` go
+    to :func:`spacy.load` (``exclude=``, ``disable=`` ...)."""
+    import spacy
+
+    path = MODELS_DIR / name
+    if not (path / "config.cfg").is_file():
+        raise ValueError(f"no trained pipeline {name!r} (have: {', '.join(available_models())})")
+    return spacy.load(path, **kwargs)
+
+
+def train(
+    config: str | Path,
+    output: str | Path,
+    *,
+    corpus: str,
+    data_dir: str | Path,
+    overrides: dict | None = None,
+) -> dict:
+    """Convert ``corpus`` (train + dev) from ``data_dir`` into ``output/corpus`` and train the
+    pipeline of ``config`` into ``output`` (``model-best``, ``model-last``), as ``spacy train``.
+
+    Returns a summary (paths, wall times) that is also written to ``output/kg_train.json``.
+    """
+    from spacy.cli.train import train as spacy_train
+
+    from kg.train.convert import convert_corpus
+
+    output = Path(output)
+    started = time.perf_counter()
+    paths = convert_corpus(corpus, data_dir, output / "corpus")
+    converted = time.perf_counter()
+    settings = {"paths.train": str(paths["train"]), "paths.dev": str(paths["dev"])}
+    if "unlabeled" in _config_paths(config):
+        settings["paths.unlabeled"] = str(Path(data_dir).parent)
+    settings.update(overrides or {})
+    spacy_train(Path(config), output, use_gpu=-1, overrides=settings)
+    finished = time.perf_counter()
+    summary = {
+        "config": str(config),
+        "corpus": corpus,
+        "data_dir": str(data_dir),
+        "overrides": {k: str(v) for k, v in settings.items()},
+        "convert_seconds": round(converted - started, 1),
+        "train_seconds": round(finished - converted, 1),
+        "model_best": str(output / "model-best"),
+    }
+    (output / "kg_train.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    return summary
+
+
+def ship_model(pipeline: str | Path, name: str, models_dir: str | Path = MODELS_DIR) -> Path:
+    """Copy a trained pipeline folder to ``models_dir/name`` (replacing it), with the
+    machine-specific ``[paths]`` of its config reset to ``null``."""
+    import shutil
+
+    from spacy.util import load_config
+
+    target = Path(models_dir) / name
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(pipeline, target)
+    config = load_config(target / "config.cfg", interpolate=False)
+    for key in config.get("paths", {}):
+        config["paths"][key] = None
+    config.to_disk(target / "config.cfg")
+    return target
+
+
+def _config_paths(config: str | Path) -> dict:
+    from spacy.util import load_config
+
+    return dict(load_config(config, interpolate=False).get("paths", {}))
