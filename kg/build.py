@@ -26,6 +26,7 @@ import networkx as nx
 
 from kg.assemble import ENTITY_LABELS, GraphAssembler
 from kg.export.files import atomic_open, write_graphml, write_jsonl, write_node_link
+from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
 from kg.ingest import read_papers
 from kg.resolve import Resolver
@@ -94,7 +95,10 @@ class _Manifest:
                 self._row(item.source, item.id, "duplicate", f"same id as {self.first_seen[item.id]}")
                 continue
             self.first_seen[item.id] = f"{item.source.path}#{item.source.index}"
-            self._row(item.source, item.id, "built", None)
+            note = None
+            if len(item.abstract) > MAX_ABSTRACT_CHARS:
+                note = f"abstract of {len(item.abstract)} characters: extracted from the first {MAX_ABSTRACT_CHARS}"
+            self._row(item.source, item.id, "built", note)
             yield item
 
     def rows(self) -> Iterator[dict]:

@@ -31,7 +31,13 @@ from kg.extract.clean import CleanText, clean_text, find_urls
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
 
-__all__ = ["DEFAULT_CONFIG", "load_pipeline", "extract_papers", "to_extraction", "display_name"]
+__all__ = [
+    "DEFAULT_CONFIG", "MAX_ABSTRACT_CHARS", "load_pipeline", "extract_papers", "to_extraction", "display_name",
+]
+
+#: Longer abstracts are extracted from their first this many characters (the record is kept
+#: whole; the manifest says so). Real abstracts are a few thousand characters.
+MAX_ABSTRACT_CHARS = 100_000
 
 DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
 _OWN_COMPONENTS = ("kg_catalogue", "kg_catalogue_exact")
@@ -87,7 +93,7 @@ def extract_papers(papers: Iterable[Paper], nlp: Language, *, batch_size: int = 
 
     def docs():
         for paper in papers:
-            clean = clean_text(paper.abstract)
+            clean = clean_text(paper.abstract[:MAX_ABSTRACT_CHARS])
             doc = nlp.make_doc(clean.text)
             doc._.kg_emphasis = clean.emphasis
             yield doc, (paper, clean)
