@@ -39,5 +39,6 @@ def test_invented_proposal_names_are_found(nlp, examples_dir):
         for name in names:
             total += 1
             found += any(key.startswith(name_key(name)) for key in proposed)
+    print(f"invented proposal names found: {found}/{total}")  # pytest -s shows it
     assert total >= 30
     assert found / total >= 0.8, f"{found}/{total} invented proposal names found"
