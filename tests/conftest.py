@@ -1,10 +1,14 @@
-"""Shared fixtures: the example abstracts and the extraction pipeline (loaded once)."""
+"""Shared fixtures: the example abstracts, the extraction pipeline (loaded once), and
+hand-made graphs in the shape of docs/graph-schema.md, small enough to check by hand."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import networkx as nx
 import pytest
+
+from kg.ids import name_key
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "iclr2025"
@@ -20,3 +24,75 @@ def nlp():
     from kg.extract import load_pipeline
 
     return load_pipeline()
+
+
+
+def make_graph(papers: list[dict]) -> nx.MultiDiGraph:
+    """``papers``: dicts with ``id``, ``abstract``, optional ``title``/``year``/``venue``, and
+    ``entities``: ``[(name, type)]`` or ``[(name, type, proposed)]``; names must occur in the abstract."""
+    graph = nx.MultiDiGraph()
+    for paper in papers:
+        pid = paper["id"]
+        graph.add_node(
+            pid, label="Paper", name=paper.get("title") or paper["abstract"][:60], title=paper.get("title"),
+            abstract=paper["abstract"], year=paper.get("year"), venue=paper.get("venue"), doi=None,
+            arxiv_id=None, url=None, authors=[], source_path="test", source_index=0,
+        )
+        if paper.get("venue"):
+            venue = "venue:" + name_key(paper["venue"])
+            graph.add_node(venue, label="Venue", name=paper["venue"])
+            graph.add_edge(pid, venue, key="PUBLISHED_IN", type="PUBLISHED_IN", year=paper.get("year"))
+        for entity in paper["entities"]:
+            name, label, proposed = (*entity, False) if len(entity) == 2 else entity
+            eid = "entity:" + name_key(name)
+            if eid not in graph:
+                graph.add_node(eid, label=label, name=name, aliases=[], catalogue_id=None, paper_count=0,
+                               mention_count=0, proposed_by=[])
+            data = graph.nodes[eid]
+            data["paper_count"] += 1
+            data["mention_count"] += 1
+            start = paper["abstract"].index(name)
+            span = [{"start": start, "end": start + len(name)}]
+            if proposed:
+                data["proposed_by"] = sorted(data["proposed_by"] + [pid])
+                graph.add_edge(pid, eid, key="PROPOSES", type="PROPOSES", mentions=span)
+            else:
+                graph.add_edge(pid, eid, key="MENTIONS", type="MENTIONS", mentions=span, count=1)
+    return graph
+
+
+@pytest.fixture
+def graph_factory():
+    return make_graph
+
+
+@pytest.fixture
+def tiny_graph() -> nx.MultiDiGraph:
+    """P1 {A, X}, P2 {A, X, Y}, P3 {B, Y}: methods A, B; datasets X, Y."""
+    return make_graph([
+        {"id": "paper:1", "abstract": "A on X.", "year": 2020, "entities": [("A", "Method"), ("X", "Dataset")]},
+        {"id": "paper:2", "abstract": "A on X and Y.", "year": 2020,
+         "entities": [("A", "Method"), ("X", "Dataset"), ("Y", "Dataset")]},
+        {"id": "paper:3", "abstract": "B on Y.", "year": 2021, "entities": [("B", "Method"), ("Y", "Dataset")]},
+    ])
+
+
+@pytest.fixture
+def field_graph() -> nx.MultiDiGraph:
+    """Thirty papers over 2019-2021 at two venues; 'transformer' bursts in 2021, 'ImageNet' is steady."""
+    papers = []
+    for i in range(30):
+        year = 2019 + i // 10
+        entities = [("ImageNet", "Dataset")] if i % 2 == 0 else [("CIFAR-10", "Dataset")]
+        text = "We study ImageNet." if i % 2 == 0 else "We study CIFAR-10."
+        if year == 2021 and i % 10 < 8 or i in (3, 14):
+            entities.append(("transformer", "Method"))
+            text += " A transformer."
+        else:
+            entities.append(("ResNet", "Model"))
+            text += " A ResNet."
+        entities.append(("image classification", "Task"))
+        text += " For image classification."
+        papers.append({"id": f"paper:{i:02d}", "abstract": text, "year": year,
+                       "venue": "NeurIPS" if i % 3 else "ICML", "title": f"Paper {i}", "entities": entities})
+    return make_graph(papers)

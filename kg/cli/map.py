@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, err
+from kg.cli.common import err, read_build_graph
 
 
 @click.command(name="map")
@@ -40,15 +39,9 @@ def map_command(outdir, report_dir, title, top, min_papers, seed, no_overview, q
       kg map out                      # out/map/report.html, out/map/report.md, ...
       kg map out -o field-map --top 20
     """
-    from kg.analyse.load import graph_path, read_graph
     from kg.analyse.report import research_map
 
-    try:
-        source = graph_path(outdir)
-    except FileNotFoundError as error:
-        err.print(f"[red]error:[/] {error}")
-        sys.exit(EXIT_FAILED)
-    graph = read_graph(source)
+    source, graph = read_build_graph(outdir)
     report_dir = report_dir or source.parent / "map"
     title = title or f"Research map: {source.parent.resolve().name}"
     result = research_map(graph, report_dir, title=title, top=top, min_papers=min_papers, seed=seed,

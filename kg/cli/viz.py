@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, err
+from kg.cli.common import err, read_build_graph
 
 
 @click.command()
@@ -37,15 +36,9 @@ def viz(outdir, output, images, no_image, title, seed, quiet):
       kg viz out                      # out/graph.html, out/overview.png, out/overview.svg
       kg viz out -o field.html --image field.pdf
     """
-    from kg.analyse.load import graph_path, read_graph
     from kg.viz.html import layout_positions, write_html
 
-    try:
-        source = graph_path(outdir)
-    except FileNotFoundError as error:
-        err.print(f"[red]error:[/] {error}")
-        sys.exit(EXIT_FAILED)
-    graph = read_graph(source)
+    source, graph = read_build_graph(outdir)
     output = output or source.parent / "graph.html"
     title = title or f"Knowledge graph: {source.parent.resolve().name}"
     positions = layout_positions(graph, seed=seed)
