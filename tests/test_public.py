@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 
-COMMANDS = ["build", "extract", "evaluate", "train", "export", "query", "viz", "map"]
+COMMANDS = ["build", "extract", "evaluate", "train", "export", "query", "serve", "viz", "map"]
 
 
 def test_every_top_level_command_is_registered_with_help():

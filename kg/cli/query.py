@@ -8,11 +8,15 @@ from pathlib import Path
 import click
 
 from kg.cli.common import EXIT_FAILED, err
+from kg.cli.query_sparql import sparql
 
 
 @click.group("query")
 def query() -> None:
     """Query a built graph (the OUTDIR of `kg build`) with Cypher or SPARQL."""
+
+
+query.add_command(sparql)
 
 
 @query.command("cypher")

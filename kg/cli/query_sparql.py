@@ -1,0 +1,109 @@
+"""``kg query sparql``: SPARQL over a built graph, in an embedded Oxigraph store."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kg.cli.common import EXIT_FAILED, EXIT_OK, err
+
+FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
+
+
+@click.command("sparql")
+@click.argument("graph", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("query_text", metavar="[QUERY]", required=False)
+@click.option("-f", "--file", "query_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Read the query from a file (e.g. query.rq).")
+@click.option("-e", "--example", "example", metavar="NAME",
+              help="Run a shipped example query (see --list-examples).")
+@click.option("--list-examples", is_flag=True, help="List the shipped example queries and exit.")
+@click.option("--show-query", is_flag=True, help="Print the query text instead of running it.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
+              help="table; SPARQL results as json, csv, tsv, xml (SELECT, ASK); "
+                   "turtle, ntriples (CONSTRUCT, DESCRIBE).")
+@click.option("--cache/--no-cache", default=None,
+              help="Keep an on-disk store in GRAPH/.oxigraph for fast repeated queries "
+                   "(default: only for graph files of 8 MiB or more).")
+@click.option("--allow-service", is_flag=True,
+              help="Allow SERVICE clauses (they make HTTP requests to other servers).")
+def sparql(graph, query_text, query_file, example, list_examples, show_query, fmt, cache,
+           allow_service):
+    """Run a SPARQL query on GRAPH (a `kg build` output directory, or a .ttl/.nt file).
+
+    The query is QUERY, or the contents of --file, or a shipped --example.
+    Updates are refused. The vocabulary is in ontology/README.md
+    (prefix kgo: <https://w3id.org/kg/ontology#>).
+
+    \b
+    Examples:
+      kg build examples/iclr2025 -o out
+      kg query sparql --list-examples
+      kg query sparql out --example top_benchmarks
+      kg query sparql out --example datasets_of_method --format csv
+      kg query sparql out 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }'
+      kg query sparql out --file question.rq --format json
+    """
+    from kg.query import sparql as sp
+
+    if list_examples:
+        _list_examples(sp)
+        sys.exit(EXIT_OK)
+    sources = [s for s in (query_text, query_file, example) if s is not None]
+    if len(sources) != 1:
+        raise click.UsageError("give exactly one of QUERY, --file or --example")
+    if example is not None:
+        try:
+            text = sp.get_example(example).text
+        except KeyError as error:
+            raise click.BadParameter(error.args[0], param_hint="--example") from None
+    elif query_file is not None:
+        text = query_file.read_text(encoding="utf-8")
+    else:
+        text = query_text
+    if show_query:
+        click.echo(text, nl=not text.endswith("\n"))
+        sys.exit(EXIT_OK)
+    if graph is None:
+        raise click.UsageError("missing GRAPH (a `kg build` output directory or an RDF file)")
+
+    try:
+        store = sp.load_store(graph, cache=cache)
+        if fmt == "table":
+            from rich.console import Console
+
+            result = sp.query(store, text, allow_service=allow_service)
+            console = Console()
+            caption = f"{len(result)} row{'s' if len(result) != 1 else ''}" if result.form != "ASK" else None
+            table = sp.format_table(result)
+            table.caption = caption
+            console.print(table)
+        else:
+            out = sys.stdout.buffer
+            sp.write_results(store, text, out, fmt, allow_service=allow_service)
+            out.flush()
+    except (sp.SparqlError, FileNotFoundError) as error:
+        from rich.markup import escape
+
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
+        sys.exit(EXIT_FAILED)
+    sys.exit(EXIT_OK)
+
+
+def _list_examples(sp) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(show_edge=False, header_style="bold")
+    table.add_column("name", no_wrap=True)
+    table.add_column("form")
+    table.add_column("question")
+    for example in sp.examples():
+        table.add_row(example.name, example.form, example.question)
+    Console().print(table)
+
+
+if __name__ == "__main__":  # python -m kg.cli.query_sparql
+    sparql()

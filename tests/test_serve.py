@@ -1,0 +1,549 @@
+"""``kg serve`` over HTTP: the real command on a free loopback port, real clients.
+
+SPARQLWrapper asks every example query and gets the embedded store's answers;
+updates, LOAD, SERVICE and file access are refused; results come in each
+format asked for; limits hold; a burst of concurrent clients is answered
+without errors or growing memory; the query page works in headless Chromium
+without requests to other hosts.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import http.client
+import importlib.util
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import rdflib
+from click.testing import CliRunner
+from rdflib.compare import isomorphic
+from SPARQLWrapper import GET, JSON, POST, TURTLE, SPARQLWrapper
+
+from kg.cli.serve import serve as serve_command
+from kg.query import sparql
+from kg.serve import Limits, SparqlServer, accept_header
+
+
+def _load_fixtures():
+    """tests/query/sparql_fixtures.py, imported once (it is not a conftest)."""
+    name = "kg_sparql_test_fixtures"
+    if name not in sys.modules:
+        path = Path(__file__).parent / "query" / "sparql_fixtures.py"
+        spec = importlib.util.spec_from_file_location(name, path)
+        sys.modules[name] = module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+fixtures = _load_fixtures()
+http_request, get_query = fixtures.http, fixtures.get_query
+KGO = "https://w3id.org/kg/ontology#"
+COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
+HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+
+
+@pytest.fixture(scope="module")
+def build_dir(request, tmp_path_factory) -> Path:
+    cache = getattr(request.config, "cache", None)
+    root = cache.mkdir("kg-sparql-example") if cache else tmp_path_factory.mktemp("example")
+    return fixtures.example_build(Path(root))
+
+
+@pytest.fixture(scope="module")
+def store(build_dir):
+    return sparql.load_store(build_dir, cache=False)
+
+
+@pytest.fixture(scope="module")
+def endpoint(build_dir, tmp_path_factory):
+    server = fixtures.start_kg_serve(build_dir, tmp_path_factory.mktemp("logs"), "--timeout", "20")
+    yield server
+    assert server.stop() == 0, server.log.read_text()
+
+
+def wrapper(endpoint, query: str, fmt=JSON, method=GET) -> SPARQLWrapper:
+    client = SPARQLWrapper(endpoint.url)
+    client.setQuery(query)
+    client.setReturnFormat(fmt)
+    client.setMethod(method)
+    client.setTimeout(30)
+    return client
+
+
+def rows_of(data: dict) -> Counter:
+    """SPARQL JSON bindings as a multiset of (variable, value) tuples."""
+    return Counter(tuple(sorted((k, v["value"]) for k, v in b.items())) for b in data["results"]["bindings"])
+
+
+def embedded_rows(store, query: str) -> Counter:
+    result = sparql.query(store, query)
+    return Counter(
+        tuple(sorted((k, str(v)) for k, v in zip(result.variables, map(_lexical, row)) if v is not None))
+        for row in result.rows
+    )
+
+
+def _lexical(term):
+    return None if term is None else term.value
+
+
+# -------------------------------------------------------------- the process
+
+
+def test_serve_listens_on_loopback_only(endpoint):
+    assert endpoint.url.startswith("http://127.0.0.1:") and endpoint.url.endswith("/sparql")
+    assert "query page at " + endpoint.base in endpoint.lines[1]
+    assert "read-only; timeout 20 s" in endpoint.lines[2]
+    port = int(endpoint.url.split(":")[2].split("/")[0])
+    listening = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()
+            address, hex_port = fields[1].rsplit(":", 1)
+            if fields[3] == "0A":  # LISTEN
+                listening.setdefault(int(hex_port, 16), set()).add(address)
+    assert listening[port] == {"0100007F"}  # 127.0.0.1 only
+    oxigraph_ports = {
+        p for p, addresses in listening.items()
+        if addresses == {"0100007F"} and p != port
+    }
+    assert oxigraph_ports, "Oxigraph listens on loopback too"
+
+
+def test_help_and_errors(build_dir, tmp_path):
+    runner = CliRunner()
+    assert runner.invoke(serve_command, ["--help"]).exit_code == 0
+    assert runner.invoke(serve_command, [str(tmp_path / "missing")]).exit_code == 2
+    empty = runner.invoke(serve_command, [str(tmp_path), "--port", "0"])
+    assert empty.exit_code == 1 and "kg build" in empty.output
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        busy = runner.invoke(serve_command, [str(build_dir), "--port", str(port), "-q"])
+    assert busy.exit_code == 1 and "cannot listen" in busy.output
+
+
+# ------------------------------------------------------------------- answers
+
+
+@pytest.mark.parametrize("example", [e.name for e in sparql.examples()])
+def test_examples_answer_a_real_client(endpoint, store, example):
+    text = sparql.get_example(example).text
+    if sparql.get_example(example).form == "CONSTRUCT":
+        body = wrapper(endpoint, text, TURTLE).query().convert()
+        served = rdflib.Graph().parse(data=body, format="turtle")
+        local = rdflib.Graph().parse(
+            data=_turtle(store, text), format="turtle")
+        assert len(served) > 0 and isomorphic(served, local)
+        return
+    method = POST if len(example) % 2 else GET
+    data = wrapper(endpoint, text, JSON, method).query().convert()
+    assert data["head"]["vars"] == list(sparql.query(store, text).variables)
+    assert data["results"]["bindings"], example
+    if example == "strongest_relations":  # which of the equally supported rows is arbitrary
+        supports = Counter(b["support"]["value"] for b in data["results"]["bindings"])
+        assert supports == Counter(dict(row)["support"] for row in embedded_rows(store, text).elements())
+        return
+    assert rows_of(data) == embedded_rows(store, text)
+
+
+def _turtle(store, text) -> str:
+    import io
+
+    out = io.BytesIO()
+    sparql.write_results(store, text, out, "turtle")
+    return out.getvalue().decode()
+
+
+def test_example_answers_hold_known_facts(endpoint):
+    def labels(name, column):
+        data = wrapper(endpoint, sparql.get_example(name).text).query().convert()
+        return [b[column]["value"] for b in data["results"]["bindings"] if column in b]
+
+    assert labels("top_benchmarks", "label")[0] == "CIFAR-10"
+    assert {"CIFAR-10", "MNIST"} <= set(labels("datasets_of_method", "datasetLabel"))
+    assert "AFLOW" in labels("proposals_compared_with", "proposedLabel")
+    assert "https://discrete-distribution-networks.github.io/" in labels("code_for_dataset", "code")
+    assert labels("papers_by_venue_year", "papers") == ["38"]
+
+
+@pytest.mark.parametrize(
+    ("accept", "content_type", "query"),
+    [
+        ("application/sparql-results+json", "application/sparql-results+json", "select"),
+        ("application/sparql-results+xml", "application/sparql-results+xml", "select"),
+        ("text/csv", "text/csv", "select"),
+        ("text/tab-separated-values", "text/tab-separated-values", "select"),
+        (None, "application/sparql-results+json", "select"),
+        ("*/*", "application/sparql-results+json", "select"),
+        ("text/html,application/xhtml+xml,*/*;q=0.8", "application/sparql-results+json", "select"),
+        ("application/sparql-results+xml", "application/sparql-results+xml", "ask"),
+        ("text/turtle", "text/turtle", "construct"),
+        (None, "text/turtle", "construct"),
+        ("*/*", "text/turtle", "construct"),
+        ("text/html,application/xhtml+xml,*/*;q=0.8", "text/turtle", "construct"),
+        ("application/n-triples", "application/n-triples", "construct"),
+        ("application/rdf+xml", "application/rdf+xml", "construct"),
+        (None, "text/turtle", "describe"),
+    ],
+)
+def test_content_negotiation(endpoint, store, accept, content_type, query):
+    dataset, label = f"<{KGO}Dataset>", "<http://www.w3.org/2000/01/rdf-schema#label>"
+    texts = {
+        "select": f"SELECT ?d ?l WHERE {{ ?d a {dataset} ; {label} ?l }}",
+        "ask": f"ASK {{ ?d a {dataset} }}",
+        "construct": f"CONSTRUCT {{ ?d a {dataset} }} WHERE {{ ?d a {dataset} }}",
+        "describe": "DESCRIBE <https://w3id.org/kg/id/entity/cifar-10>",
+    }
+    status, headers, body = get_query(endpoint.url, texts[query], accept)
+    assert status == 200, body
+    assert headers["Content-Type"].split(";")[0] == content_type
+    datasets = sum(1 for _ in store.query(texts["construct"]))
+    if content_type == "application/sparql-results+json" and query == "select":
+        assert len(json.loads(body)["results"]["bindings"]) == datasets
+    elif content_type == "application/sparql-results+xml":
+        root = ET.fromstring(body)
+        ns = "{http://www.w3.org/2005/sparql-results#}"
+        if query == "ask":
+            assert root.find(f"{ns}boolean").text == "true"
+        else:
+            assert len(root.findall(f"{ns}results/{ns}result")) == datasets
+    elif content_type == "text/csv":
+        lines = body.decode().splitlines()
+        assert lines[0] == "d,l" and len(lines) == datasets + 1
+        assert "https://w3id.org/kg/id/entity/cifar-10,CIFAR-10" in lines
+    elif content_type == "text/tab-separated-values":
+        lines = body.decode().splitlines()
+        assert lines[0] == "?d\t?l" and '<https://w3id.org/kg/id/entity/cifar-10>\t"CIFAR-10"' in lines
+    else:
+        fmt = {"text/turtle": "turtle", "application/n-triples": "nt", "application/rdf+xml": "xml"}
+        graph = rdflib.Graph().parse(data=body.decode(), format=fmt[content_type])
+        if query == "construct":
+            assert len(graph) == datasets
+        else:
+            assert (rdflib.URIRef("https://w3id.org/kg/id/entity/cifar-10"),
+                    rdflib.RDFS.label, rdflib.Literal("CIFAR-10")) in graph
+    unacceptable = get_query(endpoint.url, texts["select"], "image/png")
+    assert unacceptable[0] == 406
+
+
+def test_accept_header_rewrites_only_wildcards():
+    assert accept_header("*/*") == (
+        "application/sparql-results+json;q=1, text/turtle;q=1, */*;q=0.5")
+    assert accept_header("text/html, */*;q=0.8") == (
+        "text/html, application/sparql-results+json;q=0.8, text/turtle;q=0.8, */*;q=0.4")
+    assert accept_header("text/csv, application/sparql-results+xml;q=0.5") == (
+        "text/csv, application/sparql-results+xml;q=0.5")
+
+
+def test_get_and_both_post_forms_agree(endpoint):
+    query = sparql.get_example("top_tasks").text
+    accept = {"Accept": "application/sparql-results+json"}
+    get = get_query(endpoint.url, query, accept["Accept"])
+    form = http_request(endpoint.url, data=f"query={_quote(query)}".encode(),
+                        headers={**accept, "Content-Type": "application/x-www-form-urlencoded"})
+    direct = http_request(endpoint.url, data=query.encode(),
+                          headers={**accept, "Content-Type": "application/sparql-query"})
+    alias = get_query(endpoint.base + "query", query, accept["Accept"])
+    assert get[0] == form[0] == direct[0] == alias[0] == 200
+    assert json.loads(get[2]) == json.loads(form[2]) == json.loads(direct[2]) == json.loads(alias[2])
+    wrong = http_request(endpoint.url, data=b"x", headers={"Content-Type": "text/plain"})
+    assert wrong[0] == 415
+    missing = http_request(endpoint.url)
+    assert missing[0] == 400 and b"query" in missing[2]
+    twice = http_request(endpoint.url + "?query=ASK{}&query=ASK{}")
+    assert twice[0] == 400
+
+
+def _quote(text: str) -> str:
+    from urllib.parse import quote
+
+    return quote(text, safe="")
+
+
+# --------------------------------------------------------------------- safety
+
+
+def test_updates_are_refused(endpoint):
+    insert = "INSERT DATA { <http://evil/s> <http://evil/p> <http://evil/o> }"
+    status, _, before = get_query(endpoint.url, COUNT, "text/csv")
+    assert status == 200
+
+    client = SPARQLWrapper(endpoint.url, updateEndpoint=endpoint.base + "update")
+    client.setQuery(insert)
+    client.setMethod(POST)
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        client.query()
+    with refused.value as error:
+        assert error.code == 403 and b"read-only" in error.read()
+
+    attempts = [
+        http_request(endpoint.url, data=f"update={_quote(insert)}".encode(),
+                     headers={"Content-Type": "application/x-www-form-urlencoded"}),
+        http_request(endpoint.url, data=insert.encode(),
+                     headers={"Content-Type": "application/sparql-update"}),
+        http_request(endpoint.base + "update", data=insert.encode(),
+                     headers={"Content-Type": "application/sparql-update"}),
+        get_query(endpoint.url, insert),
+        http_request(endpoint.url, data=insert.encode(),
+                     headers={"Content-Type": "application/sparql-query"}),
+        http_request(endpoint.base + "store", data=b"<http://evil/s> <http://evil/p> <http://evil/o> .",
+                     headers={"Content-Type": "application/n-triples"}),
+        http_request(endpoint.url, data=b"", method="PUT"),
+        http_request(endpoint.url, method="DELETE"),
+    ]
+    assert [a[0] for a in attempts] == [403, 403, 403, 403, 403, 404, 405, 405]
+    assert b"read-only" in attempts[0][2]
+
+    assert get_query(endpoint.url, COUNT, "text/csv")[2] == before
+    ask = get_query(endpoint.url, "ASK { <http://evil/s> ?p ?o }", "application/sparql-results+json")
+    assert json.loads(ask[2])["boolean"] is False
+
+
+def test_no_file_or_network_access(endpoint, tmp_path):
+    secret = tmp_path / "secret.ttl"
+    secret.write_text("<http://secret/s> <http://secret/p> \"TOP SECRET\" .\n")
+    srj = tmp_path / "secret.srj"
+    srj.write_text('{"head":{"vars":["s"]},"results":{"bindings":[{"s":{"type":"literal","value":"TOP SECRET"}}]}}')
+
+    with socket.socket() as listener:  # SERVICE must not reach it
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.settimeout(1.0)
+        port = listener.getsockname()[1]
+        refused = [
+            get_query(endpoint.url, f"SELECT * WHERE {{ SERVICE <http://127.0.0.1:{port}/sparql> {{ ?s ?p ?o }} }}"),
+            get_query(endpoint.url, f"SELECT * WHERE {{ SERVICE SILENT <file://{srj}> {{ ?s ?p ?o }} }}"),
+            get_query(endpoint.url, f"SELECT * WHERE {{ BIND(<http://127.0.0.1:{port}/> AS ?u) SERVICE ?u {{ ?s ?p ?o }} }}"),
+            get_query(endpoint.url, f"LOAD <file://{secret}>"),
+            http_request(endpoint.base + "update", data=f"update=LOAD%20%3Cfile://{secret}%3E".encode(),
+                         headers={"Content-Type": "application/x-www-form-urlencoded"}),
+        ]
+        assert [r[0] for r in refused] == [403] * 5
+        with pytest.raises(socket.timeout):
+            listener.accept()
+
+    reads = [
+        get_query(endpoint.url, f"SELECT * FROM <file://{secret}> WHERE {{ ?s ?p ?o }}", "text/csv"),
+        get_query(endpoint.url, f"SELECT * FROM NAMED <file://{secret}> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+                  "text/csv"),
+        get_query(endpoint.url, "SELECT * WHERE { ?s ?p ?o }", "text/csv", **{"default-graph-uri": f"file://{secret}"}),
+        get_query(endpoint.url, "SELECT * FROM <file:///etc/passwd> WHERE { ?s ?p ?o }", "text/csv"),
+    ]
+    for status, _, body in reads:
+        assert status == 200
+        assert body.decode().splitlines()[1:] == []  # a header line, no rows
+        assert b"SECRET" not in body and b"root:" not in body
+
+
+def test_limits_timeout_size_host_and_connections(build_dir):
+    limits = Limits(timeout=2, max_result_bytes=4096, max_query_bytes=2048, max_concurrent=2,
+                    max_connections=4)
+    with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
+        server.serve_in_thread()
+        started = time.monotonic()
+        slow = get_query(server.url, HEAVY, "text/csv")
+        assert slow[0] == 503 and b"timed out after 2 s" in slow[2]
+        assert time.monotonic() - started < 4
+        assert get_query(server.url, COUNT, "text/csv")[0] == 200  # still answering
+
+        big = get_query(server.url, "SELECT * WHERE { ?s ?p ?o }", "text/csv")
+        assert big[0] == 413 and b"4096 bytes" in big[2]
+        small = get_query(server.url, "SELECT * WHERE { ?s ?p ?o } LIMIT 5", "text/csv")
+        assert small[0] == 200 and len(small[2].splitlines()) == 6
+
+        long_query = "SELECT * WHERE { ?s ?p ?o } #" + "x" * 3000
+        assert get_query(server.url, long_query)[0] == 413
+        too_big = http_request(server.url, data=long_query.encode(),
+                               headers={"Content-Type": "application/sparql-query"})
+        assert too_big[0] == 413
+
+        port = server.port
+        rebinding = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        rebinding.request("GET", "/sparql?query=ASK%7B%7D", headers={"Host": f"attacker.example:{port}"})
+        assert rebinding.getresponse().status == 403
+        rebinding.close()
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}"):
+            ok = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            ok.request("GET", "/sparql?query=ASK%7B%7D", headers={"Host": host})
+            assert ok.getresponse().status == 200, host
+            ok.close()
+
+        # open idle connections until one is turned away (earlier handler threads may linger)
+        time.sleep(0.3)
+        idle, answer = [], b""
+        try:
+            for _ in range(limits.max_connections + 2):
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                sock.settimeout(0.2)
+                try:
+                    answer = sock.recv(1000)
+                except TimeoutError:  # accepted: the server waits for a request
+                    idle.append(sock)
+                    continue
+                sock.close()
+                break
+        finally:
+            for sock in idle:
+                sock.close()
+        assert answer.startswith(b"HTTP/1.1 503") and b"too many connections" in answer
+        assert 1 <= len(idle) <= limits.max_connections
+        time.sleep(0.3)
+        assert get_query(server.url, COUNT, "text/csv")[0] == 200
+
+
+def test_burst_of_concurrent_clients(build_dir, tmp_path):
+    """Bursts of 200 requests from 20 threads: all answered, correctly; memory comes back.
+
+    Oxigraph keeps one sleeping thread per query for its whole ``--timeout-s``
+    (kg serve passes the query timeout + 1 s), so its threads grow with the
+    query rate during a burst and return to the baseline one timeout later; a
+    3 s timeout makes that observable here. Oxigraph's RSS wobbles by ~10 MiB
+    between bursts and levels off (measured over 8,000 requests: 29-43 MiB);
+    the front's stays within a few hundred KiB.
+    """
+    server = fixtures.start_kg_serve(build_dir, tmp_path, "--timeout", "3", "-q")
+    try:
+        names = [e.name for e in sparql.examples() if e.form == "SELECT"]
+        queries = [sparql.get_example(n).text for n in names]
+        expected = {}
+        for text in queries:
+            status, _, body = get_query(server.url, text, "application/sparql-results+json")
+            assert status == 200
+            expected[text] = rows_of(json.loads(body))
+
+        def one(i: int):
+            text = queries[i % len(queries)]
+            if i % 2:
+                status, _, body = get_query(server.url, text, "application/sparql-results+json")
+            else:
+                status, _, body = http_request(
+                    server.url, data=text.encode(),
+                    headers={"Content-Type": "application/sparql-query",
+                             "Accept": "application/sparql-results+json"})
+            return status, text, body
+
+        def burst(count: int) -> float:
+            started = time.monotonic()
+            with concurrent.futures.ThreadPoolExecutor(20) as pool:
+                results = list(pool.map(one, range(count), timeout=60))
+            for status, text, body in results:
+                assert status == 200, body[:300]
+                assert rows_of(json.loads(body)) == expected[text]
+            return time.monotonic() - started
+
+        pids = {"front": server.process.pid, "oxigraph": server.oxigraph_pid}
+
+        def usage() -> dict:
+            return {k: (fixtures.rss_kib(p), len(list(Path(f"/proc/{p}/task").iterdir())))
+                    for k, p in pids.items()}
+
+        burst(200)  # warm-up: caches, allocator arenas
+        baseline = usage()  # with the warm-up's timeout threads still sleeping
+        seconds = [burst(200) for _ in range(2)]
+        peak = usage()
+        time.sleep(4.3)  # Oxigraph's per-query timeout threads end (3 s + 1 s)
+        final = usage()
+        assert max(seconds) < 30, seconds
+        assert final["front"][0] - baseline["front"][0] < 4 * 1024, (baseline, final)  # KiB
+        assert final["oxigraph"][0] - baseline["oxigraph"][0] < 24 * 1024, (baseline, final)
+        for kind in pids:
+            assert final[kind][1] <= min(baseline[kind][1], 10), (kind, baseline, final)  # threads
+            assert peak[kind][0] < 256 * 1024, (kind, peak)
+        assert peak["front"][1] <= baseline["front"][1] + 25  # one thread per client at most
+        assert server.process.poll() is None
+    finally:
+        assert server.stop() == 0
+
+
+# ----------------------------------------------------------------------- page
+
+
+def test_query_page_is_self_contained(endpoint):
+    status, headers, page = http_request(endpoint.base)
+    assert status == 200 and headers["Content-Type"].startswith("text/html")
+    csp = headers["Content-Security-Policy"]
+    assert "default-src 'none'" in csp and "connect-src 'self'" in csp and "script-src 'self'" in csp
+    assets = re.findall(rb'(?:src|href)="([^"]+)"', page)
+    assert sorted(assets) == [b"page.css", b"page.js"]
+    for asset in ("page.js", "page.css"):
+        status, _, body = http_request(endpoint.base + asset)
+        assert status == 200
+        assert not re.search(rb"https?://|//[a-z]", body), asset  # nothing loaded from elsewhere
+    status, _, listing = http_request(endpoint.base + "examples.json")
+    assert [e["name"] for e in json.loads(listing)] == [e.name for e in sparql.examples()]
+    assert http_request(endpoint.base + "yasgui.min.js")[0] == 404
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no headless Chromium installed (apt install chromium)")
+def test_query_page_runs_an_example_in_a_browser(endpoint, tmp_path):
+    netlog = tmp_path / "net.json"
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+         f"--user-data-dir={tmp_path / 'profile'}", f"--log-net-log={netlog}",
+         "--virtual-time-budget=15000", "--dump-dom", endpoint.base + "?example=datasets_of_method"],
+        capture_output=True, text=True, timeout=90, check=False,
+    )
+    dom = done.stdout
+    assert '<table id="results">' in dom, dom[-2000:]
+    table = dom[dom.index('<table id="results">'):]
+    assert "<th>datasetLabel</th>" in table and "<td>CIFAR-10</td>" in table and "<td>MNIST</td>" in table
+    assert "4 rows in" in dom or re.search(r"\d+ rows in \d+ ms", dom)
+
+    log = json.loads(netlog.read_text())
+    kinds = {v: k for k, v in log["constants"]["logEventTypes"].items()}
+    origin = endpoint.base.rstrip("/")
+    from_page = [
+        e["params"]["url"] for e in log["events"]
+        if kinds[e["type"]] == "URL_REQUEST_START_JOB" and e.get("params", {}).get("initiator") == origin
+    ]
+    assert {"page.js", "page.css", "examples.json", "sparql"} <= {u.rsplit("/", 1)[-1] for u in from_page}
+    assert all(u.startswith(origin + "/") for u in from_page), from_page
+
+
+# ------------------------------------------------------------------ lifecycle
+
+
+def test_oxigraph_stops_with_kg_serve_even_on_sigkill(build_dir, tmp_path):
+    server = fixtures.start_kg_serve(build_dir, tmp_path, "-q")
+    child = server.oxigraph_pid
+    server.process.send_signal(signal.SIGKILL)
+    assert server.stop() == -signal.SIGKILL
+    deadline = time.monotonic() + 10
+    while not _gone(child) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _gone(child), "the Oxigraph child outlived kg serve"
+
+
+def test_kg_serve_exits_when_oxigraph_dies(build_dir, tmp_path):
+    server = fixtures.start_kg_serve(build_dir, tmp_path, "-q")
+    os.kill(server.oxigraph_pid, signal.SIGKILL)
+    assert server.process.wait(timeout=15) == 1
+    assert server.stop() == 1
+    assert "Oxigraph server exited" in server.log.read_text()
+
+
+def _gone(pid: int) -> bool:
+    """Exited (a zombie waiting for init to reap it counts as gone)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
