@@ -773,11 +773,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class SparqlServer:
-    """The endpoint: Oxigraph process + front. A context manager.
+    """The endpoint: Oxigraph process + front. A context manager::
 
-    >>> with SparqlServer("out", port=0) as server:     # doctest: +SKIP
-    ...     print(server.url)                            # http://127.0.0.1:<port>/sparql
-    ...     server.serve_forever()
+        with SparqlServer("out", port=0) as server:
+            print(server.url)            # http://127.0.0.1:<port>/sparql
+            server.serve_forever()       # or server.serve_in_thread()
     """
 
     def __init__(

@@ -7,17 +7,18 @@ of ``kg.export.rdf``, vocabulary in ``ontology/``)::
     result = query(store, "SELECT ...")        # a typed QueryResult
     write_results(store, "SELECT ...", sys.stdout.buffer, "csv")   # streamed
 
-Loading, measured on a synthetic graph of 1,002,209 triples (2 cores, see
-``docs/sparql.md``): parsing ``graph.ttl`` into an in-memory store takes 4.2 s;
-:func:`store_from_graph` (the N-Triples stream of ``kg.export.rdf``, no file)
-takes 16 s, almost all of it spent generating the N-Triples text in Python,
-so the file is the fast path. Opening an on-disk store takes 0.04 s. So a
-``graph.ttl`` of :data:`CACHE_MIN_BYTES` or more is cached on disk once (in
+Loading, measured on a synthetic graph of 1,002,505 triples (2 cores,
+``benchmarks/rdf_bench.py``, figures in ``docs/sparql.md``): parsing
+``graph.ttl`` into an in-memory store takes 4.1 s; :func:`store_from_graph`
+(the N-Triples stream of ``kg.export.rdf``, no file) takes 8.9 s, most of it
+spent generating N-Triples text in Python, so the file is the fast path.
+Opening an on-disk store takes 0.03 s. So a ``graph.ttl`` of
+:data:`CACHE_MIN_BYTES` or more is cached on disk once (12 s, in
 ``OUTDIR/.oxigraph/``, keyed by the file's name, size and mtime and the
-Oxigraph version; about 2.5 times one in-memory load), and later queries open
-the cache instead of parsing again. Smaller files load faster than a cache
-opens (8 ms against 22 ms for the 5k-triple example graph) and are not
-cached. ``kg serve`` reads the same cache when its Oxigraph version matches.
+Oxigraph version) and later queries open the cache instead of parsing again.
+Smaller files load faster than a cache opens (8 ms against 22 ms for the
+5k-triple example graph) and are not cached. ``kg serve`` reads the same cache
+when its Oxigraph version matches.
 
 Safety: :func:`check_query` refuses updates and ``SERVICE`` (Oxigraph would
 fetch any HTTP URL named there) before a query reaches the engine; the
