@@ -96,3 +96,20 @@ def field_graph() -> nx.MultiDiGraph:
         papers.append({"id": f"paper:{i:02d}", "abstract": text, "year": year,
                        "venue": "NeurIPS" if i % 3 else "ICML", "title": f"Paper {i}", "entities": entities})
     return make_graph(papers)
+
+
+@pytest.fixture(scope="session")
+def build_dir(request, tmp_path_factory) -> Path:
+    """The example abstracts built once (kept in pytest's cache between runs when it has one)."""
+    import sparql_helpers
+
+    cache = getattr(request.config, "cache", None)
+    root = cache.mkdir("kg-sparql-example") if cache else tmp_path_factory.mktemp("example")
+    return sparql_helpers.example_build(Path(root))
+
+
+@pytest.fixture(scope="session")
+def store(build_dir):
+    from kg.query import sparql
+
+    return sparql.load_store(build_dir, cache=False)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import http.client
-import importlib.util
 import json
 import os
 import re
@@ -19,7 +18,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import xml.etree.ElementTree as ET
@@ -28,6 +26,7 @@ from pathlib import Path
 
 import pytest
 import rdflib
+import sparql_helpers as fixtures  # tests/sparql_helpers.py (pytest pythonpath)
 from click.testing import CliRunner
 from rdflib.compare import isomorphic
 from SPARQLWrapper import GET, JSON, POST, TURTLE, SPARQLWrapper
@@ -36,35 +35,10 @@ from kg.cli.serve import serve as serve_command
 from kg.query import sparql
 from kg.serve import Limits, SparqlServer, accept_header
 
-
-def _load_fixtures():
-    """tests/query/sparql_fixtures.py, imported once (it is not a conftest)."""
-    name = "kg_sparql_test_fixtures"
-    if name not in sys.modules:
-        path = Path(__file__).parent / "query" / "sparql_fixtures.py"
-        spec = importlib.util.spec_from_file_location(name, path)
-        sys.modules[name] = module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fixtures = _load_fixtures()
 http_request, get_query = fixtures.http, fixtures.get_query
 KGO = "https://w3id.org/kg/ontology#"
 COUNT = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"
 HEAVY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
-
-
-@pytest.fixture(scope="module")
-def build_dir(request, tmp_path_factory) -> Path:
-    cache = getattr(request.config, "cache", None)
-    root = cache.mkdir("kg-sparql-example") if cache else tmp_path_factory.mktemp("example")
-    return fixtures.example_build(Path(root))
-
-
-@pytest.fixture(scope="module")
-def store(build_dir):
-    return sparql.load_store(build_dir, cache=False)
 
 
 @pytest.fixture(scope="module")

@@ -11,39 +11,23 @@ rdflib).
 from __future__ import annotations
 
 import csv
-import importlib.util
 import io
 import json
 import os
-import sys
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
-from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
 import rdflib
+import sparql_helpers as fixtures  # tests/sparql_helpers.py (pytest pythonpath)
 from click.testing import CliRunner
 from rdflib.compare import isomorphic
 
 from kg.cli.query_sparql import sparql as sparql_command
 from kg.export.rdf import node_iri
 from kg.query import sparql
-
-
-def _load_fixtures():
-    """tests/query/sparql_fixtures.py, imported once (it is not a conftest)."""
-    name = "kg_sparql_test_fixtures"
-    if name not in sys.modules:
-        path = Path(__file__).with_name("sparql_fixtures.py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        sys.modules[name] = module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fixtures = _load_fixtures()
 
 RELATIONS = {
     "EVALUATED_ON": "evaluatedOn", "COMPARED_WITH": "comparedWith", "USES": "uses",
@@ -53,20 +37,8 @@ KGO = "https://w3id.org/kg/ontology#"
 
 
 @pytest.fixture(scope="session")
-def build_dir(request, tmp_path_factory) -> Path:
-    cache = getattr(request.config, "cache", None)
-    root = cache.mkdir("kg-sparql-example") if cache else tmp_path_factory.mktemp("example")
-    return fixtures.example_build(Path(root))
-
-
-@pytest.fixture(scope="session")
 def graph(build_dir):
     return fixtures.read_graph(build_dir)
-
-
-@pytest.fixture(scope="session")
-def store(build_dir):
-    return sparql.load_store(build_dir, cache=False)
 
 
 def run(store, name: str) -> sparql.QueryResult:

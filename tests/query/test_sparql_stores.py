@@ -8,46 +8,19 @@ endpoint with SPARQLWrapper; its answers must equal pyoxigraph's.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import subprocess
-import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
+import sparql_helpers as fixtures  # tests/sparql_helpers.py (pytest pythonpath)
 from SPARQLWrapper import JSON, POST, SPARQLWrapper
 
 from kg.query import sparql
 
-
-def _load_fixtures():
-    """tests/query/sparql_fixtures.py, imported once (it is not a conftest)."""
-    name = "kg_sparql_test_fixtures"
-    if name not in sys.modules:
-        path = Path(__file__).with_name("sparql_fixtures.py")
-        spec = importlib.util.spec_from_file_location(name, path)
-        sys.modules[name] = module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    return sys.modules[name]
-
-
-fixtures = _load_fixtures()
 GRAPH = "urn:kg:example"
 RAPPER = shutil.which("rapper")
-
-
-@pytest.fixture(scope="module")
-def build_dir(request, tmp_path_factory) -> Path:
-    cache = getattr(request.config, "cache", None)
-    root = cache.mkdir("kg-sparql-example") if cache else tmp_path_factory.mktemp("example")
-    return fixtures.example_build(Path(root))
-
-
-@pytest.fixture(scope="module")
-def store(build_dir):
-    return sparql.load_store(build_dir, cache=False)
 
 
 @pytest.fixture(scope="module")

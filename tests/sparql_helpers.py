@@ -33,7 +33,7 @@ from pathlib import Path
 
 import networkx as nx
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "iclr2025"
 KG_PACKAGE = ROOT / "kg"
 
