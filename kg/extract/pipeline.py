@@ -215,10 +215,10 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
     return groups
 
 
-def _unique(relations: list[Relation]) -> list[Relation]:
+def _unique(found: list[Relation]) -> list[Relation]:
     seen: set[tuple] = set()
     out = []
-    for r in relations:
+    for r in found:
         if (r.subject, r.predicate, r.object) not in seen:
             seen.add((r.subject, r.predicate, r.object))
             out.append(r)
