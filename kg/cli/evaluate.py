@@ -18,23 +18,32 @@ def evaluate():
 @click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("predicted", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def evaluate_names(gold, predicted, as_json):
+@click.option("--errors", "show_errors", is_flag=True,
+              help="Also list, per paper, missed, spurious and wrongly typed names.")
+def evaluate_names(gold, predicted, as_json, show_errors):
     """Score PREDICTED papers.jsonl against GOLD entity names by type (per paper).
 
     \b
     Example:
       kg build examples/iclr2025 -o out
-      kg evaluate names tests/data/seeds_gold.jsonl out/papers.jsonl
+      kg evaluate names tests/data/seeds_gold.jsonl out/papers.jsonl --errors
     """
     import json
 
-    from kg.evaluate.names import score_names
+    from kg.evaluate.names import name_errors, score_names
 
     def load(path):
         with path.open(encoding="utf-8") as handle:
             return [json.loads(line) for line in handle if line.strip()]
 
-    report = score_names(load(gold), load(predicted))
+    gold_papers, predicted_papers = load(gold), load(predicted)
+    report = score_names(gold_papers, predicted_papers)
+    if show_errors and not as_json:
+        for errors in name_errors(gold_papers, predicted_papers):
+            click.echo(errors["paper"])
+            for kind in ("missed", "spurious", "wrong_type"):
+                for item in errors[kind]:
+                    click.echo(f"  {kind:<10} " + " / ".join(item))
     if as_json:
         click.echo(json.dumps(report, indent=1))
         return

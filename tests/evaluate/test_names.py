@@ -39,3 +39,42 @@ def test_each_gold_entity_matches_once():
 def test_missing_prediction_for_a_paper_counts_as_misses():
     gold = [{"id": "p", "entities": [gold_entity("LLM", "Method")]}]
     assert score_names(gold, [])["untyped"]["recall"] == 0.0
+
+
+def test_errors_list_what_the_scores_count():
+    from kg.evaluate.names import name_errors
+
+    gold = [
+        {"id": "p", "entities": [gold_entity("GNN", "Method"), gold_entity("MNIST", "Dataset"),
+                                 gold_entity("parsing", "Task")]},
+        {"id": "q", "entities": [gold_entity("BLEU", "Metric")]},
+    ]
+    predicted = [
+        {"id": "p", "entities": [{"name": "GNNs", "type": "Method"}, {"name": "MNIST", "type": "Model"},
+                                 {"name": "our method", "type": "Method"}]},
+        {"id": "q", "entities": [{"name": "BLEU", "type": "Metric"}]},
+    ]
+    errors = list(name_errors(gold, predicted))
+    assert errors == [{"paper": "p", "missed": [("parsing", "Task")],
+                       "spurious": [("our method", "Method")],
+                       "wrong_type": [("MNIST", "Dataset", "Model")]}]
+    report = score_names(gold, predicted)
+    assert report["untyped"]["predicted"] - report["untyped"]["tp"] == len(errors[0]["spurious"])
+    assert report["typed"]["tp"] == 2
+
+
+def test_cli_prints_errors_per_paper(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "p", "entities": [gold_entity("parsing", "Task")]}) + "\n")
+    pred = tmp_path / "papers.jsonl"
+    pred.write_text(json.dumps({"id": "p", "entities": [{"name": "tagging", "type": "Task"}]}) + "\n")
+    result = CliRunner().invoke(main, ["evaluate", "names", str(gold), str(pred), "--errors"])
+    assert result.exit_code == 0, result.output
+    assert "missed     parsing / Task" in result.output
+    assert "spurious   tagging / Task" in result.output
