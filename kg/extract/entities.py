@@ -203,6 +203,18 @@ class EntityRecognizer:
                 yield i
 
     def _names(self, doc: Doc):
+        """Name-shaped candidates; a name once written with its head noun (``KV cache``)
+        keeps it wherever the same two words meet (``KV cache memory usage``)."""
+        found = list(self._name_candidates(doc))
+        with_head = {(doc[c.start:c.end - 1].text, doc[c.end - 1].lower_) for c in found
+                     if c.end - c.start >= 2 and doc[c.end - 1].is_lower and doc[c.end - 2].whitespace_}
+        for c in found:
+            nxt = doc[c.end].lower_ if c.end < len(doc) else ""
+            if (doc[c.start:c.end].text, nxt) in with_head:
+                c.end += 1
+            yield c
+
+    def _name_candidates(self, doc: Doc):
         named = {doc[i].text for i in self._naming_slots(doc)}
         for token in doc:
             if token.text in named:
@@ -232,7 +244,7 @@ class EntityRecognizer:
 
     def _with_head_noun(self, doc: Doc, end: int) -> int:
         """``KV cache``, ``OOD detection``: a name modifying a specific head noun names the whole."""
-        if end < len(doc) and doc[end].is_lower and doc[end].pos_ == "NOUN":
+        if end < len(doc) and doc[end].is_lower and doc[end].pos_ in ("NOUN", "PROPN"):
             word = doc[end].lower_
             heads = self.vocab.task_heads | self.vocab.method_heads | self.vocab.metric_heads
             if word in heads and word not in self.vocab.generic_heads and not self._modifies_next(doc, end):
@@ -256,8 +268,9 @@ class EntityRecognizer:
         while end - start >= 3 and doc[end - 2].text == "-" and (
             doc[end - 1].lower_ in self.vocab.name_suffixes or doc[end - 1].is_lower
         ):
-            if any(is_name_like(t.text, self.vocab) for t in doc[end - 1 : end]):
-                break
+            last = doc[end - 1].text
+            if is_name_like(last, self.vocab) or any(c.isdigit() for c in last):
+                break  # GPT-o1, Llama-v2: a version, not a suffix
             end -= 2
         return end
 
@@ -393,10 +406,14 @@ class EntityRecognizer:
     def _non_overlapping(candidates: list[Candidate]) -> list[Candidate]:
         """Stronger first, then longer; a descriptive phrase containing a catalogue match
         of its own type (``inference latency`` around ``latency``) counts as strong."""
+        catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
         for phrase in candidates:
-            if phrase.priority < PRIORITY_CATALOGUE and phrase.label:
-                for c in candidates:
-                    if (c.priority == PRIORITY_CATALOGUE and c.label == phrase.label
+            if phrase.priority < PRIORITY_CATALOGUE and phrase.label and not any(
+                c.label != phrase.label and phrase.start <= c.start and c.end <= phrase.end
+                for c in catalogued
+            ):  # not "LAMBADA natural language understanding" over the dataset LAMBADA
+                for c in catalogued:
+                    if (c.label == phrase.label
                             and phrase.start <= c.start and c.end <= phrase.end
                             and (c.start, c.end) != (phrase.start, phrase.end)):
                         phrase.priority = PRIORITY_CATALOGUE

@@ -26,7 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from kg.extract import abbreviations, entities, pos, proposals, relations, results  # noqa: F401  (factories)
+from kg.extract import abbreviations, entities, pos, proposals, relations, results, tokenizer  # noqa: F401  (registrations)
 from kg.extract.clean import CleanText, clean_text, find_urls
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result

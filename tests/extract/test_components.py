@@ -65,10 +65,17 @@ def test_proposed_type_comes_from_the_description(nlp):
         ("We run OPT (30B) and Llama-2 (70B) models.", {("OPT (30B)", "Model"), ("Llama-2 (70B)", "Model")}),
         ("We use Monte Carlo Tree Search to explore.", {("Monte Carlo Tree Search", "Method")}),
         ("It reduces inference latency and improves accuracy.", {("inference latency", "Metric"), ("accuracy", "Metric")}),
+        ("We compare GPT-q3 with Zorbo-v2 and Flarn-7B.", {("GPT-q3", "Model"), ("Zorbo-v2", "Method"), ("Flarn-7B", "Model")}),
+        ("It beats AR models on the MNIST image classification benchmark.", {("MNIST", "Dataset"), ("image classification", "Task")}),
     ],
 )
 def test_entities_and_types(nlp, text, expected):
     assert expected <= entities(annotate(nlp, text))
+
+
+def test_a_name_keeps_its_head_noun_wherever_the_two_words_meet(nlp):
+    doc = annotate(nlp, "Memory goes to the QZ cache, the largest part. We shrink QZ cache memory usage by half.")
+    assert [s.text for s in doc.spans["kg_entities"] if "QZ" in s.text] == ["QZ cache", "QZ cache"]
 
 
 @pytest.mark.parametrize(

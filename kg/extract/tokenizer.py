@@ -1,0 +1,36 @@
+"""Tokenizer rules for scientific text, added to spaCy's English defaults.
+
+spaCy keeps a period attached after a digit and one capital (``7B.``), as it would
+after an initial; in abstracts that is a model size ending a sentence
+(``... with Llama-2-7B.``), so the period is split off.
+
+Examples
+--------
+>>> import spacy
+>>> nlp = add_scientific_suffixes()(spacy.blank("en"))
+>>> [t.text for t in nlp("We fine-tune Llama-2-7B.")][-2:]
+['7B', '.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from spacy.language import Language
+from spacy.util import compile_suffix_regex, registry
+
+__all__ = ["add_scientific_suffixes"]
+
+SCIENTIFIC_SUFFIXES = (r"(?<=[0-9][A-Z])\.",)
+
+
+@registry.callbacks("kg.scientific_suffixes.v1")
+def add_scientific_suffixes() -> Callable[[Language], Language]:
+    """An ``[nlp.after_creation]`` callback adding :data:`SCIENTIFIC_SUFFIXES`."""
+
+    def after_creation(nlp: Language) -> Language:
+        suffixes = list(nlp.Defaults.suffixes or ()) + list(SCIENTIFIC_SUFFIXES)
+        nlp.tokenizer.suffix_search = compile_suffix_regex(suffixes).search
+        return nlp
+
+    return after_creation
