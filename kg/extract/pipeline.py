@@ -58,13 +58,13 @@ def catalogue_patterns(case: str = "all") -> list[dict]:
     if case == "all":
         return list(patterns())
     out = []
-    tokenizer = spacy.blank("en").tokenizer
+    split = spacy.blank("en").tokenizer
     for pattern in patterns():
         tokens = pattern["pattern"]
         exact = isinstance(tokens, list) and all(set(t) == {"ORTH"} for t in tokens)
         if exact:
             phrase = " ".join(t["ORTH"] for t in tokens)
-            if [t.text for t in tokenizer(phrase)] == [t["ORTH"] for t in tokens]:
+            if [t.text for t in split(phrase)] == [t["ORTH"] for t in tokens]:
                 pattern = {**pattern, "pattern": phrase}
         if exact == (case == "exact"):
             out.append(pattern)
