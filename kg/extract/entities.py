@@ -330,8 +330,14 @@ class EntityRecognizer:
             if token.pos_ not in ("NOUN", "PROPN", "VERB") or token.is_punct:
                 continue
             label = None
-            if token.lower_ in vocab.task_heads or token.lower_ in vocab.metric_heads:
+            word = token.lower_
+            if word.endswith("s") and token.tag_ == "NNS":
+                word = singular_name(word)  # personalized recommendations
+            if word in vocab.task_heads or token.lower_ in vocab.metric_heads:
                 label = "head"
+            elif word == "task":
+                yield from self._before_task(doc, token.i)
+                continue
             elif token.lower_ in vocab.method_heads and token.lower_ not in vocab.generic_heads:
                 label = "head"
             elif token.lower_ in ("model", "models") and token.i > 0 and doc[token.i - 1].pos_ in (
@@ -363,6 +369,21 @@ class EntityRecognizer:
             kind = type_of_phrase(span, vocab)
             if kind:
                 yield Candidate(start, token.i + 1, kind, PRIORITY_PHRASE)
+
+    def _before_task(self, doc: Doc, i: int):
+        """``world knowledge tasks``, ``graph coloring task``: two or more content words
+        right before *task(s)* name a task."""
+        end = i
+        if end < 2 or not (doc[end - 1].pos_ in ("NOUN", "PROPN") or doc[end - 1].tag_ == "VBG"):
+            return
+        start = end - 1
+        while start > 0 and end - start < self.max_phrase_tokens and self._is_modifier(doc[start - 1]):
+            start -= 1
+        words = doc[start:end]
+        if len(words) >= 2 and name_key(words.text) not in self.vocab.generic_terms and all(
+            t.pos_ in ("NOUN", "PROPN", "ADJ") or t.tag_ == "VBG" for t in words
+        ):
+            yield Candidate(start, end, "Task", PRIORITY_PHRASE)
 
     def _whole_compound(self, doc: Doc, start: int, head: int) -> int:
         """Never start inside a hyphenated compound: take all of ``column-and-constraint``,

@@ -47,7 +47,7 @@ def default_vocabulary() -> Vocabulary:
             "editing localization localisation tracking reasoning understanding recommendation "
             "extraction labeling labelling clustering verification navigation manipulation "
             "discovery solving imputation denoising inpainting deblurring transcription "
-            "super-resolution reconstruction grounding alignment control"
+            "super-resolution reconstruction grounding alignment control proving serving"
         ),
         method_heads=_words(
             "algorithm network autoencoder transformer search decoding encoding learning "

@@ -66,6 +66,8 @@ def test_proposed_type_comes_from_the_description(nlp):
         ("We use Monte Carlo Tree Search to explore.", {("Monte Carlo Tree Search", "Method")}),
         ("It reduces inference latency and improves accuracy.", {("inference latency", "Metric"), ("accuracy", "Metric")}),
         ("We compare GPT-q3 with Zorbo-v2 and Flarn-7B.", {("GPT-q3", "Model"), ("Zorbo-v2", "Method"), ("Flarn-7B", "Model")}),
+        ("We study sentence ordering tasks and world knowledge tasks.", {("sentence ordering", "Task"), ("world knowledge", "Task")}),
+        ("It excels at personalized recommendations and theorem proving.", {("personalized recommendations", "Task"), ("theorem proving", "Task")}),
         ("It beats AR models on the MNIST image classification benchmark.", {("MNIST", "Dataset"), ("image classification", "Task")}),
     ],
 )
@@ -83,6 +85,7 @@ def test_a_name_keeps_its_head_noun_wherever_the_two_words_meet(nlp):
     [
         ("Our approach outperforms existing methods.", {"approach", "existing methods", "Our approach"}),
         ("We run extensive experiments on various tasks.", {"various tasks", "experiments"}),
+        ("It helps many downstream tasks and machine learning tasks.", {"many downstream", "downstream", "machine learning"}),
     ],
 )
 def test_generic_phrases_are_not_entities(nlp, text, generic):
