@@ -35,6 +35,8 @@ _PHRASE_FOLLOWERS = {
     "datasets", "performance", "result", "results", "problem", "problems", "setting",
     "settings", "accuracy", "capability", "capabilities", "model", "models", "method", "methods",
 }
+_KIND_WORDS = {"task": "Task", "metric": "Metric"}
+_RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
     "benchmark", "benchmarks", "dataset", "datasets", "results", "tested", "test", "validate",
@@ -61,6 +63,16 @@ def is_name_like(text: str, vocabulary: Vocabulary) -> bool:
     if text.lower().startswith("non-") or "://" in text:
         return False
     return bool(_NAME_SHAPE.search(text))
+
+
+def _is_degree(token: Token, vocabulary: Vocabulary) -> bool:
+    """A word saying how much or how good, not what is measured: ``higher``, ``reduced``,
+    ``noticeable``; a relational adjective stays (``scientific accuracy``)."""
+    if token.whitespace_ == "":
+        return False  # a hyphenated compound: top-1 accuracy
+    if token.tag_ == "JJ":
+        return not token.lower_.endswith(_RELATIONAL_ENDINGS)
+    return token.tag_ in ("JJR", "JJS", "RBR", "RBS", "RB", "VBN", "VBG")
 
 
 def _is_adjective(token: Token, vocabulary: Vocabulary) -> bool:
@@ -333,10 +345,11 @@ class EntityRecognizer:
             word = token.lower_
             if word.endswith("s") and token.tag_ == "NNS":
                 word = singular_name(word)  # personalized recommendations
-            if word in vocab.task_heads or token.lower_ in vocab.metric_heads:
+            is_metric = token.lower_ in vocab.metric_heads  # singular: "attention scores" are not metrics
+            if word in vocab.task_heads or is_metric:
                 label = "head"
-            elif word == "task":
-                yield from self._before_task(doc, token.i)
+            elif word in _KIND_WORDS:
+                yield from self._before_kind_word(doc, token.i, _KIND_WORDS[word])
                 continue
             elif token.lower_ in vocab.method_heads and token.lower_ not in vocab.generic_heads:
                 label = "head"
@@ -354,13 +367,12 @@ class EntityRecognizer:
             ):
                 start -= 1
             while start < token.i and (
-                doc[start].text == "-"
-                or (token.lower_ in vocab.metric_heads and _is_adjective(doc[start], vocab))
+                doc[start].text == "-" or (is_metric and _is_degree(doc[start], vocab))
             ):
                 start += 1
             start = self._whole_compound(doc, start, token.i)
             if start == token.i:
-                if token.lower_ in vocab.metric_heads and token.lower_ not in vocab.compound_metric_heads:
+                if is_metric and word not in vocab.compound_metric_heads:
                     yield Candidate(start, token.i + 1, "Metric", PRIORITY_PHRASE)
                 continue
             span = doc[start : token.i + 1]
@@ -370,20 +382,22 @@ class EntityRecognizer:
             if kind:
                 yield Candidate(start, token.i + 1, kind, PRIORITY_PHRASE)
 
-    def _before_task(self, doc: Doc, i: int):
-        """``world knowledge tasks``, ``graph coloring task``: two or more content words
-        right before *task(s)* name a task."""
+    def _before_kind_word(self, doc: Doc, i: int, label: str):
+        """``world knowledge tasks``, ``graph coloring task``, ``generative perplexity
+        metric``: two or more content words right before a word naming a kind."""
         end = i
         if end < 2 or not (doc[end - 1].pos_ in ("NOUN", "PROPN") or doc[end - 1].tag_ == "VBG"):
             return
         start = end - 1
         while start > 0 and end - start < self.max_phrase_tokens and self._is_modifier(doc[start - 1]):
             start -= 1
+        while start < end - 1 and _is_degree(doc[start], self.vocab):
+            start += 1
         words = doc[start:end]
         if len(words) >= 2 and name_key(words.text) not in self.vocab.generic_terms and all(
             t.pos_ in ("NOUN", "PROPN", "ADJ") or t.tag_ == "VBG" for t in words
         ):
-            yield Candidate(start, end, "Task", PRIORITY_PHRASE)
+            yield Candidate(start, end, label, PRIORITY_PHRASE)
 
     def _whole_compound(self, doc: Doc, start: int, head: int) -> int:
         """Never start inside a hyphenated compound: take all of ``column-and-constraint``,

@@ -97,7 +97,9 @@ def default_vocabulary() -> Vocabulary:
             "scalable flexible fast slow cheap expensive naive novel tailored dedicated "
             "standalone dynamic static unseen seen emergent desired desirable unique "
             "competitive reliable remarkable notable excessive substantial considerable "
-            "fundamental basic elementary primary secondary final initial subsequent"
+            "fundamental basic elementary primary secondary final initial subsequent good great "
+            "poor bad decent reasonable excellent impressive outstanding satisfactory favorable "
+            "favourable optimal suboptimal limited reduced increased enhanced high-quality low-quality"
         ),
         not_names=_words(
             "AI ML GPU GPUs CPU CPUs TPU TPUs API APIs US UK EU USA PhD SOTA IID OOD I/O HTTP "

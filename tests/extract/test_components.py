@@ -68,6 +68,8 @@ def test_proposed_type_comes_from_the_description(nlp):
         ("We compare GPT-q3 with Zorbo-v2 and Flarn-7B.", {("GPT-q3", "Model"), ("Zorbo-v2", "Method"), ("Flarn-7B", "Model")}),
         ("We study sentence ordering tasks and world knowledge tasks.", {("sentence ordering", "Task"), ("world knowledge", "Task")}),
         ("It excels at personalized recommendations and theorem proving.", {("personalized recommendations", "Task"), ("theorem proving", "Task")}),
+        ("We report the semantic accuracy and the blorp coherence metric.", {("semantic accuracy", "Metric"), ("blorp coherence", "Metric")}),
+        ("It reaches much higher accuracy with noticeable latency.", {("accuracy", "Metric"), ("latency", "Metric")}),
         ("It beats AR models on the MNIST image classification benchmark.", {("MNIST", "Dataset"), ("image classification", "Task")}),
     ],
 )
