@@ -65,7 +65,7 @@ def is_name_like(text: str, vocabulary: Vocabulary) -> bool:
     return bool(_NAME_SHAPE.search(text))
 
 
-def _is_degree(token: Token, vocabulary: Vocabulary) -> bool:
+def _is_degree(token: Token) -> bool:
     """A word saying how much or how good, not what is measured: ``higher``, ``reduced``,
     ``noticeable``; a relational adjective stays (``scientific accuracy``)."""
     if token.whitespace_ == "":
@@ -367,12 +367,12 @@ class EntityRecognizer:
             ):
                 start -= 1
             while start < token.i and (
-                doc[start].text == "-" or (is_metric and _is_degree(doc[start], vocab))
+                doc[start].text == "-" or (is_metric and _is_degree(doc[start]))
             ):
                 start += 1
             start = self._whole_compound(doc, start, token.i)
             if start == token.i:
-                if is_metric and word not in vocab.compound_metric_heads:
+                if is_metric and token.lower_ not in vocab.compound_metric_heads:
                     yield Candidate(start, token.i + 1, "Metric", PRIORITY_PHRASE)
                 continue
             span = doc[start : token.i + 1]
@@ -391,7 +391,7 @@ class EntityRecognizer:
         start = end - 1
         while start > 0 and end - start < self.max_phrase_tokens and self._is_modifier(doc[start - 1]):
             start -= 1
-        while start < end - 1 and _is_degree(doc[start], self.vocab):
+        while start < end - 1 and _is_degree(doc[start]):
             start += 1
         words = doc[start:end]
         if len(words) >= 2 and name_key(words.text) not in self.vocab.generic_terms and all(
