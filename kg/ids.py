@@ -35,6 +35,13 @@ _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)")
 _NON_ALNUM = re.compile(r"[\W_]+")
 _PLURAL_KEEP = ("ss", "us", "is", "as", "ys", "os")
 _IRREGULAR = {"series": "series", "species": "species", "data": "data", "indices": "index"}
+#: Fields named by a word in -ics are not plurals (``inverse graphics``); ``metrics`` is.
+_NOT_PLURAL = frozenset(
+    "graphics physics dynamics statistics robotics mathematics linguistics analytics semantics "
+    "economics genomics proteomics informatics mechanics optics kinematics ethics electronics "
+    "acoustics logistics phonetics pragmatics forensics photonics thermodynamics "
+    "biomechanics hydrodynamics aerodynamics econometrics bioinformatics news".split()
+)
 _DOI = re.compile(r"10\.\d{4,9}/[^\s?#]+", re.IGNORECASE)
 _ARXIV = re.compile(
     r"(?:^[\s:/.]*|arxiv[:/.]\s*|abs/|pdf/)(\d{4}\.\d{4,5}|[a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?(?:\.pdf)?$",
@@ -47,6 +54,8 @@ def _singular(word: str) -> str:
     lower = word.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
+    if lower in _NOT_PLURAL:
+        return word
     if len(word) < 4 or not word.endswith("s") or lower.endswith(_PLURAL_KEEP):
         return word
     if lower.endswith("ies") and word[:-3].islower():

@@ -5,7 +5,9 @@ Two passes, so memory grows with the number of distinct entities, not papers:
 ``resolve`` each one into a :class:`~kg.types.PaperRecord`.
 
 - Names are compared by :func:`kg.ids.name_key` (case, hyphens, plurals,
-  ``CIFAR10`` = ``CIFAR-10``).
+  ``CIFAR10`` = ``CIFAR-10``); keys that differ only in separators
+  (``StableDiffusion``, ``Stable Diffusion``) are one entity, under the key with
+  the most separators.
 - An acronym defined in a paper (``Graph Neural Networks (GNNs)``) is that
   paper's long form; in papers that use it bare it resolves to the long form
   when the corpus defines it one way only.
@@ -62,6 +64,7 @@ class Resolver:
     def __init__(self) -> None:
         self._stats: dict[str, _Stats] = defaultdict(_Stats)
         self._long_forms: dict[str, set[str]] = defaultdict(set)
+        self._spellings: dict[str, set[str]] = defaultdict(set)
         self._canonical: dict[str, CanonicalEntity] | None = None
 
     def add(self, extraction: Extraction) -> None:
@@ -73,6 +76,7 @@ class Resolver:
                 if alias_key != entity.key:
                     self._long_forms[alias_key].add(entity.key)
         for entity in extraction.entities:
+            self._spellings[entity.key.replace("-", "")].add(entity.key)
             stats = self._stats[entity.key]
             weight = 3 if entity.proposed or entity.catalogue_id else 1
             stats.types[entity.type] += weight
@@ -82,10 +86,14 @@ class Resolver:
                 stats.catalogue[entity.catalogue_id] += 1
 
     def canonical_key(self, key: str) -> str:
-        """The key an entity resolves to: an acronym defined one way maps to its long form."""
+        """The key an entity resolves to: an acronym defined one way maps to its long form,
+        and of the keys spelt alike but for separators the one with the most stands for all."""
         long_forms = self._long_forms.get(key)
         if long_forms and len(long_forms) == 1:
-            return next(iter(long_forms))
+            key = next(iter(long_forms))
+        spellings = self._spellings.get(key.replace("-", ""))
+        if spellings and len(spellings) > 1:
+            key = min(spellings, key=lambda k: (-k.count("-"), k))
         return key
 
     @property

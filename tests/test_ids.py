@@ -27,7 +27,8 @@ def test_name_key_keeps_different_names_apart(a, b):
 @pytest.mark.parametrize(
     "name, singular",
     [("Graph Neural Networks", "Graph Neural Network"), ("LLMs", "LLM"), ("corpus", "corpus"),
-     ("analysis", "analysis"), ("Atlas", "Atlas"), ("tasks", "task"), ("GPT-4", "GPT-4")],
+     ("analysis", "analysis"), ("Atlas", "Atlas"), ("tasks", "task"), ("GPT-4", "GPT-4"),
+     ("inverse graphics", "inverse graphics"), ("evaluation metrics", "evaluation metric")],
 )
 def test_singular_name(name, singular):
     assert singular_name(name) == singular

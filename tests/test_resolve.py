@@ -34,6 +34,19 @@ def test_acronym_defined_two_ways_stays_apart():
     }
 
 
+def test_spellings_differing_in_separators_are_one_entity_in_any_order():
+    papers = [
+        extraction("a", entity("StableDiffusion", "stablediffusion", "Model")),
+        extraction("b", entity("Stable Diffusion", "stable-diffusion", "Model")),
+        extraction("c", entity("Stable-Diffusion", "stable-diffusion", "Model")),
+    ]
+    for order in (papers, list(reversed(papers))):
+        resolver, records = resolve_all(order)
+        assert {r.entities[0].id for r in records} == {"entity:stable-diffusion"}
+        assert resolver.entities["entity:stable-diffusion"].name == "Stable Diffusion"
+        assert "entity:stablediffusion" not in resolver.entities
+
+
 def test_resolution_does_not_depend_on_input_order():
     papers = [
         extraction("a", entity("CIFAR10", "cifar-10", "Dataset")),

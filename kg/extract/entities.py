@@ -178,6 +178,10 @@ class EntityRecognizer:
             long = doc.char_span(l_start, l_end, alignment_mode="expand")
             if short is None or long is None:
                 continue
+            while len(long) > 1 and long[0].whitespace_ and (
+                long[0].tag_ in ("DT", "PDT", "PRP$") or long[0].lower_ == "such"
+            ):
+                long = long[1:]  # "such generative verifiers (GenRM)"
             label = self._catalogue_label(doc, short) or type_of_phrase(long, self.vocab)
             bold = any(l_start <= s < l_end for s, _, _ in doc._.kg_emphasis)
             if label is None and not bold and not any(t.text[:1].isupper() for t in long if t.is_alpha):

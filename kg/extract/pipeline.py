@@ -111,6 +111,22 @@ def display_name(text: str) -> str:
     return singular_name(text.strip(" -"))
 
 
+def _without_sentence_capital(span: Span) -> str:
+    """``Talking head generation`` opening a sentence is named ``talking head generation``;
+    proper nouns and names keep their capital (``Bayesian optimization``, ``GPT models``)."""
+    text, first = span.text, span[0]
+    if (
+        len(span) > 1
+        and first.i == span.sent.start
+        and first.is_title
+        and first.tag_ not in ("NNP", "NNPS")
+        and not first.lower_.endswith(("ian", "ean"))
+        and all(t.is_lower for t in span[1:] if t.is_alpha)
+    ):
+        return text[:1].lower() + text[1:]
+    return text
+
+
 def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     spans = list(doc.spans.get("kg_entities", []))
     proposed = {(s.start_char, s.end_char) for s in doc.spans.get("kg_proposed", [])}
@@ -119,7 +135,7 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     entities_out: list[Entity] = []
     index_of_span: dict[tuple[int, int], int] = {}
     for members, long_forms in groups:
-        names = [display_name(s.text) for s in members]
+        names = [display_name(_without_sentence_capital(s)) for s in members]
         is_proposed = any((s.start_char, s.end_char) in proposed for s in members)
         label = next((s.label_ for s in members if s.kb_id_), None)
         if is_proposed:

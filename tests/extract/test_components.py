@@ -77,6 +77,17 @@ def test_entities_and_types(nlp, text, expected):
     assert expected <= entities(annotate(nlp, text))
 
 
+def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
+    from kg.extract.pipeline import to_extraction
+    from kg.types import Paper, Source
+
+    text = "Image segmentation remains hard. Bayesian optimization is costly. Such latent verifiers (LVs) help."
+    paper = Paper("p", text, Source("x", 0))
+    record = to_extraction(annotate(nlp, text), paper, clean_text(text))
+    names = {e.name for e in record.entities}
+    assert {"image segmentation", "Bayesian optimization", "latent verifier"} <= names
+
+
 def test_a_name_keeps_its_head_noun_wherever_the_two_words_meet(nlp):
     doc = annotate(nlp, "Memory goes to the QZ cache, the largest part. We shrink QZ cache memory usage by half.")
     assert [s.text for s in doc.spans["kg_entities"] if "QZ" in s.text] == ["QZ cache", "QZ cache"]
