@@ -99,7 +99,7 @@ def default_vocabulary() -> Vocabulary:
             "competitive reliable remarkable notable excessive substantial considerable "
             "fundamental basic elementary primary secondary final initial subsequent good great "
             "poor bad decent reasonable excellent impressive outstanding satisfactory favorable "
-            "favourable limited reduced increased enhanced high-quality low-quality"
+            "favourable limited reduced increased enhanced high-quality low-quality special particular"
         ),
         not_names=_words(
             "AI ML GPU GPUs CPU CPUs TPU TPUs API APIs US UK EU USA PhD SOTA IID OOD I/O HTTP "
