@@ -47,6 +47,12 @@ def make_proposal_finder(
     )
 
 
+def _reduced_relative(words: Span, i: int) -> bool:
+    """``a benchmark designed to evaluate ... LLMs``: a participle after a noun describes
+    that noun; it does not make the words after it the paper's proposal."""
+    return words[i].tag_ == "VBN" and i > 0 and words[i - 1].pos_ in ("NOUN", "PROPN")
+
+
 class ProposalFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary):
         self.spans_key = spans_key
@@ -84,7 +90,10 @@ class ProposalFinder:
         has_subject = any(t.lower_ in _SUBJECTS for t in sent)
         if before and before[-1].lower_ in self.vocab.naming_words:
             return self._described_by_preceding(doc, ent) or description
-        verb_positions = [i for i, w in enumerate(lowers) if w in self.vocab.propose_verbs]
+        verb_positions = [
+            i for i, w in enumerate(lowers)
+            if w in self.vocab.propose_verbs and not _reduced_relative(before, i)
+        ]
         if verb_positions and has_subject:
             span_after_verb = before[verb_positions[-1] + 1 :]
             if not any(t.text in (".", ";", ":") for t in span_after_verb) and not any(

@@ -42,6 +42,7 @@ def test_proposals_are_found_by_syntax(nlp, text, name):
     [
         ("Our method outperforms QuibbleNet on three benchmarks.", "QuibbleNet"),
         ("Prior work such as ZORVAK relies on manual setup.", "ZORVAK"),
+        ("We introduce Plimbench, a benchmark designed to evaluate the abilities of QLMs in planning.", "QLMs"),
     ],
 )
 def test_mentioned_names_are_not_proposals(nlp, text, name):
