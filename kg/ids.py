@@ -34,13 +34,13 @@ __all__ = [
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)")
 _NON_ALNUM = re.compile(r"[\W_]+")
 _PLURAL_KEEP = ("ss", "us", "is", "as", "ys", "os")
-_IRREGULAR = {"series": "series", "species": "species", "data": "data", "indices": "index"}
+_IRREGULAR = {"series": "series", "species": "species", "data": "data", "indices": "index", "news": "news"}
 #: Fields named by a word in -ics are not plurals (``inverse graphics``); ``metrics`` is.
 _NOT_PLURAL = frozenset(
     "graphics physics dynamics statistics robotics mathematics linguistics analytics semantics "
     "economics genomics proteomics informatics mechanics optics kinematics ethics electronics "
     "acoustics logistics phonetics pragmatics forensics photonics thermodynamics "
-    "biomechanics hydrodynamics aerodynamics econometrics bioinformatics news".split()
+    "biomechanics hydrodynamics aerodynamics econometrics bioinformatics".split()
 )
 _DOI = re.compile(r"10\.\d{4,9}/[^\s?#]+", re.IGNORECASE)
 _ARXIV = re.compile(

@@ -27,19 +27,26 @@ from kg import __version__
 from kg.extract.pipeline import DEFAULT_CONFIG, extract_papers, load_pipeline
 from kg.types import Extraction, Paper
 
-__all__ = ["extract_all", "extract_batch", "ExtractionCache", "pipeline_fingerprint", "ENGINES"]
+__all__ = ["ENGINES", "ExtractionCache", "extract_all", "extract_batch", "fingerprint_files", "pipeline_fingerprint"]
 
 ENGINES = ("local", "dask")
 _PACKAGE_DIR = Path(__file__).parent
 
 
 @lru_cache(maxsize=8)
-def pipeline_fingerprint(config: str | None = None) -> str:
-    """A digest of everything extraction depends on: kg's version, the config, code and lexicons."""
-    digest = hashlib.sha256(__version__.encode())
+def fingerprint_files(config: str | None = None) -> list[Path]:
+    """The files extraction depends on: the config, kg.extract's code and lexicons, and the
+    kg modules it imports (names and ids are made in ``kg/ids.py``)."""
     files = [Path(config or DEFAULT_CONFIG)]
     files += sorted(p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".cfg", ".jsonl"))
-    for path in files:
+    files += [_PACKAGE_DIR.parent / name for name in ("ids.py", "types.py")]
+    return files
+
+
+def pipeline_fingerprint(config: str | None = None) -> str:
+    """A digest of everything extraction depends on: kg's version and :func:`fingerprint_files`."""
+    digest = hashlib.sha256(__version__.encode())
+    for path in fingerprint_files(config):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

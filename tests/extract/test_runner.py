@@ -46,3 +46,20 @@ def test_cache_is_keyed_by_pipeline_and_abstract(tmp_path, papers):
 def test_unknown_engine_is_an_error(papers):
     with pytest.raises(ValueError, match="unknown engine"):
         list(extract_all(papers, engine="spark"))
+
+
+def test_fingerprint_covers_every_kg_module_extraction_imports():
+    import ast
+    from pathlib import Path
+
+    import kg
+    from kg.extract.runner import fingerprint_files
+
+    root = Path(kg.__file__).parent
+    covered = {p.resolve() for p in fingerprint_files()}
+    for source in (root / "extract").rglob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("kg."):
+                module = root.parent / Path(*node.module.split("."))
+                path = module / "__init__.py" if module.is_dir() else module.with_suffix(".py")
+                assert path.resolve() in covered, f"{source.name} imports {node.module}, not in the fingerprint"
