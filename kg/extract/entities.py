@@ -281,6 +281,8 @@ class EntityRecognizer:
         return i, end
 
     def _strip_suffixes(self, doc: Doc, start: int, end: int) -> int:
+        if any(t.tag_ in ("IN", "DT", "TO") for t in doc[start + 1 : end]):
+            return end  # LLM-as-a-judge, Tree-of-Thoughts: one compound name
         while end - start >= 3 and doc[end - 2].text == "-" and (
             doc[end - 1].lower_ in self.vocab.name_suffixes or doc[end - 1].is_lower
         ):

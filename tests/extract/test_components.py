@@ -66,6 +66,7 @@ def test_proposed_type_comes_from_the_description(nlp):
         ("We run OPT (30B) and Llama-2 (70B) models.", {("OPT (30B)", "Model"), ("Llama-2 (70B)", "Model")}),
         ("We use Monte Carlo Tree Search to explore.", {("Monte Carlo Tree Search", "Method")}),
         ("It reduces inference latency and improves accuracy.", {("inference latency", "Metric"), ("accuracy", "Metric")}),
+        ("We rank them with ZLM-as-a-judge and Tree-of-Blorps.", {("ZLM-as-a-judge", "Method"), ("Tree-of-Blorps", "Method")}),
         ("We compare GPT-q3 with Zorbo-v2 and Flarn-7B.", {("GPT-q3", "Model"), ("Zorbo-v2", "Method"), ("Flarn-7B", "Model")}),
         ("We study sentence ordering tasks and world knowledge tasks.", {("sentence ordering", "Task"), ("world knowledge", "Task")}),
         ("It excels at personalized recommendations and theorem proving.", {("personalized recommendations", "Task"), ("theorem proving", "Task")}),
