@@ -17,7 +17,8 @@ def evaluate():
 @evaluate.command("names")
 @click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("predicted", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as JSON (with --errors: {scores, errors}).")
 @click.option("--errors", "show_errors", is_flag=True,
               help="Also list, per paper, missed, spurious and wrongly typed names.")
 def evaluate_names(gold, predicted, as_json, show_errors):
@@ -38,15 +39,15 @@ def evaluate_names(gold, predicted, as_json, show_errors):
 
     gold_papers, predicted_papers = load(gold), load(predicted)
     report = score_names(gold_papers, predicted_papers)
-    if show_errors and not as_json:
-        for errors in name_errors(gold_papers, predicted_papers):
-            click.echo(errors["paper"])
-            for kind in ("missed", "spurious", "wrong_type"):
-                for item in errors[kind]:
-                    click.echo(f"  {kind:<10} " + " / ".join(item))
+    errors = list(name_errors(gold_papers, predicted_papers)) if show_errors else None
     if as_json:
-        click.echo(json.dumps(report, indent=1))
+        click.echo(json.dumps(report if errors is None else {"scores": report, "errors": errors}, indent=1))
         return
+    for paper in errors or ():
+        click.echo(paper["paper"])
+        for kind in ("missed", "spurious", "wrong_type"):
+            for item in paper[kind]:
+                click.echo(f"  {kind:<10} " + " / ".join(item))
     _print_scores(report)
 
 

@@ -78,3 +78,8 @@ def test_cli_prints_errors_per_paper(tmp_path):
     assert result.exit_code == 0, result.output
     assert "missed     parsing / Task" in result.output
     assert "spurious   tagging / Task" in result.output
+    as_json = CliRunner().invoke(main, ["evaluate", "names", str(gold), str(pred), "--errors", "--json"])
+    report = json.loads(as_json.output)
+    assert report["scores"]["Task"]["f1"] == 0.0
+    assert report["errors"] == [{"paper": "p", "missed": [["parsing", "Task"]],
+                                 "spurious": [["tagging", "Task"]], "wrong_type": []}]
