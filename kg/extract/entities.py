@@ -36,6 +36,7 @@ _PHRASE_FOLLOWERS = {
     "settings", "accuracy", "capability", "capabilities", "model", "models", "method", "methods",
 }
 _KIND_WORDS = {"task": "Task", "metric": "Metric"}
+_NOT_IN_NAMES = set("()[]{}=≠<>|")  # brackets, and formulas: "VDS≠0", "UO2|U"
 _RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
@@ -249,7 +250,7 @@ class EntityRecognizer:
             if end <= start:
                 continue
             text = doc[start:end].text
-            if any(c in text for c in "()[]{}"):
+            if any(c in text for c in _NOT_IN_NAMES):
                 continue
             end = self._with_head_noun(doc, end)
             text = doc[start:end].text
@@ -339,8 +340,12 @@ class EntityRecognizer:
 
     @staticmethod
     def _is_title_word(token: Token) -> bool:
+        """A capitalised word, not a formula glued into one token (``V1−V2ln((o2…``)."""
         text = token.text
-        return len(text) > 1 and text[0].isupper() and text[:1].isalpha() and not token.is_stop
+        return (
+            len(text) > 1 and text[0].isupper() and text[:1].isalpha() and not token.is_stop
+            and text.replace("-", "").replace("'", "").isalnum()
+        )
 
     def _head_phrases(self, doc: Doc):
         vocab = self.vocab

@@ -90,6 +90,13 @@ def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
     assert {"image segmentation", "Bayesian optimization", "latent verifier"} <= names
 
 
+def test_formulas_are_not_names(nlp):
+    text = ("The barrier is(4)kBTxo=V1−V2ln((o2ν¯2κ)/(o1ν¯1κ)),from Eq. (3), at VDS≠0 V. "
+            "The UO2|U interface forms.")
+    names = {s.text for s in annotate(nlp, text).spans["kg_entities"]}
+    assert not {n for n in names if any(c in n for c in "=≠|()")}
+
+
 def test_a_name_keeps_its_head_noun_wherever_the_two_words_meet(nlp):
     doc = annotate(nlp, "Memory goes to the QZ cache, the largest part. We shrink QZ cache memory usage by half.")
     assert [s.text for s in doc.spans["kg_entities"] if "QZ" in s.text] == ["QZ cache", "QZ cache"]
