@@ -27,6 +27,7 @@ from kg.ids import name_key, singular_name
 __all__ = ["EntityRecognizer", "is_name_like", "type_of_phrase"]
 
 SIZE = re.compile(r"^\d+(?:\.\d+)?[BMKT]$|^\d+x\d+(?:\.\d+)?[BM]$", re.IGNORECASE)
+_CITATION_KEY = re.compile(r"^[a-z_]+(?:19|20)\d\d[a-z_]*$")  # he2016deep, from LaTeX sources
 _NAME_SHAPE = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]|[A-Za-z]\d|^[A-Z][a-z]+\d")
 _LIST_GLUE = {",", "and", "or", "&", "/", ";"}
 _TECHNIQUE_HEADS = {"generation", "prediction", "decoding", "inference", "sampling", "search", "learning", "control"}
@@ -61,7 +62,7 @@ def is_name_like(text: str, vocabulary: Vocabulary) -> bool:
         return False
     if not text[:1].isalpha() or sum(c.isalpha() for c in text) < 2:
         return False
-    if text.lower().startswith("non-") or "://" in text:
+    if text.lower().startswith("non-") or "://" in text or _CITATION_KEY.match(text):
         return False
     return bool(_NAME_SHAPE.search(text))
 

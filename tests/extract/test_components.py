@@ -156,3 +156,14 @@ def test_results_take_the_measured_phrase_before_by(nlp, text, value, metric):
 
 def test_model_sizes_are_not_results(nlp):
     assert annotate(nlp, "We fine-tune Llama-2 (70B) and a 7B model.")._.kg_results == []
+
+
+@pytest.mark.parametrize(
+    "text, name_like",
+    [("zhou2019deep", False), ("smith2021", False), ("VOC2007", True), ("word2vec", True), ("GPT-4", True)],
+)
+def test_citation_keys_are_not_names(text, name_like):
+    from kg.extract.entities import is_name_like
+    from kg.extract.vocabulary import default_vocabulary
+
+    assert is_name_like(text, default_vocabulary()) is name_like
