@@ -55,6 +55,8 @@ _URL = re.compile(
     re.IGNORECASE,
 )
 _URL_TRAILING = ".,;:!?*"
+#: A leading "Abstract:" / "ABSTRACT" heading (not "Abstract reasoning is ...").
+_HEADING = re.compile(r"\s*(?i:abstract|summary)(?:\s*[:.\u2014\u2013-]\s*|\s*\n\s*|\s+(?=[A-Z]))")
 
 
 @dataclass
@@ -97,12 +99,20 @@ class _Builder:
 
 
 def clean_text(raw: str) -> CleanText:
-    """Remove markup from ``raw``; ``emphasis`` lists bold/italic spans of the clean text."""
+    """Remove markup and a leading ``Abstract:`` heading from ``raw``; ``emphasis`` lists
+    bold/italic spans of the clean text.
+
+    >>> clean_text("ABSTRACT: We propose Zorb.").text
+    'We propose Zorb.'
+    >>> clean_text("Abstract reasoning is hard.").text
+    'Abstract reasoning is hard.'
+    """
     out = _Builder()
     emphasis: list[tuple[int, int, str]] = []
     open_marks: dict[str, int] = {}
-    pos = 0
-    for match in _TOKEN.finditer(raw):
+    heading = _HEADING.match(raw)
+    pos = heading.end() if heading and heading.end() < len(raw) else 0
+    for match in _TOKEN.finditer(raw, pos):
         out.copy(raw, pos, match.start())
         pos = match.end()
         kind = match.lastgroup

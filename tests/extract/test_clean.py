@@ -58,3 +58,22 @@ def test_clean_text_records_bold_letters():
 )
 def test_find_urls_are_clean(raw, urls):
     assert find_urls(raw) == urls
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("Abstract: We propose Zorb.", "We propose Zorb."),
+        ("ABSTRACT\nWe study Zorb.", "We study Zorb."),
+        ("Abstract — We study Zorb.", "We study Zorb."),
+        ("Abstract Semantic parsing is key.", "Semantic parsing is key."),
+        ("Abstract reasoning is hard.", "Abstract reasoning is hard."),
+        ("Summary statistics help.", "Summary statistics help."),
+        ("Abstract", "Abstract"),
+    ],
+)
+def test_a_leading_abstract_heading_is_dropped_and_offsets_still_map(raw, clean):
+    result = clean_text(raw)
+    assert result.text == clean
+    start, end = result.raw_span(0, len(result.text))
+    assert raw[start:end] == clean
