@@ -16,10 +16,16 @@ AttributeError: term 'evaluatedOnn' not in namespace 'https://w3id.org/kg/ontolo
 
 from __future__ import annotations
 
+from importlib import resources
+from pathlib import Path
+
 from rdflib import URIRef
 from rdflib.namespace import DefinedNamespace, Namespace
 
-__all__ = ["KGO", "KGO_IRI", "KG_BASE"]
+__all__ = ["KGO", "KGO_IRI", "KG_BASE", "ONTOLOGY_FILES", "ontology_file"]
+
+ONTOLOGY_FILES = ("kg.ttl", "shapes.ttl", "README.md")
+"""The ontology, its SHACL shapes and their documentation, shipped with the package."""
 
 KGO_IRI = "https://w3id.org/kg/ontology#"
 """The namespace of ontology terms (prefix ``kgo:``)."""
@@ -72,3 +78,14 @@ class KGO(DefinedNamespace):
     catalogueId: URIRef
     evidenceStart: URIRef
     evidenceEnd: URIRef
+
+
+def ontology_file(name: str = "kg.ttl") -> Path:
+    """The path of a file of ``ontology/`` in the installed package (``kg/ontology``).
+
+    >>> ontology_file("shapes.ttl").name
+    'shapes.ttl'
+    """
+    if name not in ONTOLOGY_FILES:
+        raise ValueError(f"no ontology file {name!r} (have: {', '.join(ONTOLOGY_FILES)})")
+    return Path(str(resources.files("kg").joinpath("ontology", name)))

@@ -26,3 +26,28 @@ def test_spacy_finds_kg_components_without_importing_kg():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['kg_pos', 'kg_abbreviations', 'kg_relations', 'kg_results']"
+
+
+def test_the_wheel_ships_the_ontology(tmp_path):
+    """``ontology/`` is at the top of the repository; ``kg/ontology`` links to it so that
+    the wheel carries the files (``kg.namespace.ontology_file``)."""
+    import shutil
+    import zipfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    source = tmp_path / "src"  # a copy: building writes build/ into the source tree
+    shutil.copytree(root, source, symlinks=True, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "venv", "build", "out", "training", "*.egg-info", "__pycache__", ".kg-cache",
+        "notebooks", "benchmarks", "examples"))
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(tmp_path)],
+        capture_output=True, text=True, cwd=tmp_path, check=False,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = tmp_path.glob("kg-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"kg/ontology/kg.ttl", "kg/ontology/shapes.ttl", "kg/ontology/README.md"} <= names
+    shipped = zipfile.ZipFile(wheel).read("kg/ontology/kg.ttl")
+    assert shipped == (root / "ontology" / "kg.ttl").read_bytes()
+

@@ -124,3 +124,24 @@ def export_rdf(build_dir, output, fmt, base_iri):
     writer = {"turtle": rdf.write_turtle, "ntriples": rdf.write_ntriples, "jsonld": rdf.write_jsonld}[fmt]
     writer(read_graph(build_dir), output, **({"base": base_iri} if base_iri else {}))
     click.echo(f"wrote {output} ({fmt})")
+
+
+@export.command("ontology")
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Directory for kg.ttl (OWL), shapes.ttl (SHACL) and README.md.")
+def export_ontology(output):
+    """Write the kg ontology and its SHACL shapes, to load beside an RDF export or
+    to validate one (e.g. pyshacl -s shapes.ttl graph.ttl).
+
+    \b
+    Example:
+      kg export ontology -o ontology
+    """
+    import shutil
+
+    from kg.namespace import ONTOLOGY_FILES, ontology_file
+
+    output.mkdir(parents=True, exist_ok=True)
+    for name in ONTOLOGY_FILES:
+        shutil.copyfile(ontology_file(name), output / name)
+        click.echo(f"wrote {output / name}")

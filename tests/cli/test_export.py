@@ -10,7 +10,8 @@ from kg.cli import main
 
 
 @pytest.mark.parametrize("command", [["export"], ["export", "neo4j"], ["export", "neo4j-bulk"],
-                                     ["export", "cypher-script"], ["export", "rdf"]])
+                                     ["export", "cypher-script"], ["export", "rdf"],
+                                     ["export", "ontology"]])
 def test_export_commands_have_help(command):
     result = CliRunner().invoke(main, [*command, "--help"])
     assert result.exit_code == 0 and "Usage:" in result.output
@@ -63,3 +64,18 @@ def test_export_neo4j_unreachable_server_is_a_clear_error(small_build):
                                        "--password", "s3cret-pw"])
     assert result.exit_code == 1
     assert "127.0.0.1:1" in result.output and "s3cret-pw" not in result.output
+
+
+def test_export_ontology_writes_the_shapes_an_export_satisfies(tmp_path, small_build):
+    from pyshacl import validate
+
+    out, _graph = small_build
+    result = CliRunner().invoke(main, ["export", "ontology", "-o", str(tmp_path / "onto")])
+    assert result.exit_code == 0, result.output
+    ontology = rdflib.Graph().parse(tmp_path / "onto" / "kg.ttl")
+    assert (rdflib.URIRef("https://w3id.org/kg/ontology"), rdflib.RDF.type, rdflib.OWL.Ontology) in ontology
+    shapes = rdflib.Graph().parse(tmp_path / "onto" / "shapes.ttl")
+    conforms, _, report = validate(rdflib.Graph().parse(out / "graph.ttl"), shacl_graph=shapes,
+                                   ont_graph=ontology, inference="rdfs")
+    assert conforms, report
+
