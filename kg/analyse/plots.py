@@ -7,6 +7,7 @@ import io
 import networkx as nx
 
 from kg.viz.html import TYPE_COLOURS
+from kg.viz.static import short_label as _short
 
 __all__ = ["bar_charts", "community_map", "heatmap", "png", "svg", "trend_lines", "venue_bars"]
 
@@ -52,11 +53,6 @@ def png(fig, dpi: int = 130) -> bytes:
     finally:
         plt.close(fig)
     return buffer.getvalue()
-
-
-def _short(text: str, size: int = 34) -> str:
-    text = str(text)
-    return text if len(text) <= size else text[: size - 1] + "…"
 
 
 def bar_charts(tops: dict[str, list[tuple[str, int]]]):

@@ -13,7 +13,17 @@ import networkx as nx
 
 from kg.viz.html import ENTITY_TYPES, TYPE_COLOURS, TYPE_ORDER, layout_positions
 
-__all__ = ["draw_overview", "write_overview"]
+__all__ = ["draw_overview", "short_label", "write_overview"]
+
+
+def short_label(text: object, size: int = 34) -> str:
+    """``text`` cut to ``size`` characters with an ellipsis, for labels on a figure.
+
+    >>> short_label("Massive Text Embedding Benchmark", 12)
+    'Massive Tex…'
+    """
+    text = str(text)
+    return text if len(text) <= size else text[: size - 1] + "…"
 
 
 def draw_overview(
@@ -65,9 +75,8 @@ def draw_overview(
     halo = [patheffects.withStroke(linewidth=2.5, foreground="white")]
     for node in _spread(entities[: labels * 3], positions, labels):
         x, y = positions[node]
-        name = str(graph.nodes[node].get("name") or node)
         ax.annotate(
-            name if len(name) <= 32 else name[:31] + "…", (x, y), xytext=(4, 3), textcoords="offset points",
+            short_label(graph.nodes[node].get("name") or node, 32), (x, y), xytext=(4, 3), textcoords="offset points",
             fontsize=8.5, color="#1d2329", zorder=3, path_effects=halo,
         )
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=9,
