@@ -12,13 +12,12 @@ paper id as an earlier record) or ``skipped`` (with the reader's reason).
 from __future__ import annotations
 
 import json
-import pickle
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -30,7 +29,9 @@ from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
 from kg.ingest import read_papers
 from kg.resolve import Resolver
-from kg.types import Extraction, Paper, PaperRecord, ReadIssue
+from kg.types import (
+    Extraction, Paper, PaperRecord, ReadIssue, extraction_from_json, extraction_to_json, paper_from_dict,
+)
 
 __all__ = ["build", "BuildReport", "BuildError", "OUTPUT_FILES"]
 
@@ -167,7 +168,7 @@ def build(
                 )
                 for extraction in _progress(extractions, progress, "Extracting"):
                     resolver.add(extraction)
-                    pickle.dump(extraction, spool, protocol=pickle.HIGHEST_PROTOCOL)
+                    _spool_write(spool, extraction)
                     report.papers_built += 1
             report.cache_hits = extraction_cache.hits if extraction_cache else 0
             spool.seek(0)
@@ -235,9 +236,16 @@ def _open_cache(cache: bool | str | Path, out: Path | None, config) -> Extractio
     return ExtractionCache(path, pipeline_fingerprint(str(config) if config else None))
 
 
+def _spool_write(spool, extraction: Extraction) -> None:
+    """One JSON line per paper: the paper's fields, then its extraction (data, never pickles)."""
+    line = {"paper": asdict(extraction.paper), "extraction": extraction_to_json(extraction)}
+    spool.write(json.dumps(line, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
+
+
 def _read_spool(spool, count: int) -> Iterator[Extraction]:
     for _ in range(count):
-        yield pickle.load(spool)
+        line = json.loads(spool.readline().decode("utf-8", "surrogatepass"))
+        yield extraction_from_json(line["extraction"], paper_from_dict(line["paper"]))
 
 
 def _progress(items: Iterable, enabled: bool, label: str) -> Iterator:

@@ -5,12 +5,14 @@ extract -> :class:`Extraction` (entities local to one paper, offsets into its ab
 resolve -> :class:`PaperRecord` (entities carry graph-wide ids; the ``papers.jsonl`` contract)
 
 Records hold plain values only (strings, ints, tuples), never spaCy objects,
-so they pickle across processes and serialise to JSON as they are.
+so they pickle across processes and serialise to JSON as they are. Stored
+records (the extraction cache, the build's spool) are JSON, read back by
+:func:`extraction_from_json`, which checks every field: data, never code.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
 EntityType = Literal["Method", "Dataset", "Model", "Metric", "Task"]
@@ -184,3 +186,81 @@ class PaperRecord:
                 for r in self.results
             ],
         }
+
+
+EXTRACTION_FORMAT = 1
+"""Version of the JSON shape of :func:`extraction_to_json`; stored records of another version are not read."""
+
+
+def extraction_to_json(extraction: Extraction) -> dict[str, Any]:
+    """An :class:`Extraction` as plain JSON data, without its paper (the input holds that).
+
+    >>> record = Extraction(Paper("p", "A.", Source("f", 0)), [Entity("X", "Method", "x", [Mention("X", 0, 1)])])
+    >>> extraction_from_json(extraction_to_json(record), record.paper) == record
+    True
+    """
+    return {
+        "entities": [asdict(e) for e in extraction.entities],
+        "relations": [asdict(r) for r in extraction.relations],
+        "results": [asdict(r) for r in extraction.results],
+        "code_urls": list(extraction.code_urls),
+    }
+
+
+def paper_from_dict(data: dict[str, Any]) -> Paper:
+    """The inverse of ``dataclasses.asdict`` on a :class:`Paper` (tuples and the source restored)."""
+    return Paper(**{**data, "source": Source(**data["source"]), "authors": tuple(data["authors"]),
+                    "code_urls": tuple(data["code_urls"])})
+
+
+def extraction_from_json(data: Any, paper: Paper) -> Extraction:
+    """Read back :func:`extraction_to_json`; ``ValueError`` names the first field that is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("an extraction record is a JSON object")
+    entities = [_entity(e) for e in _list(data, "entities")]
+    relations = [_record(Relation, r, _RELATION_TYPES) for r in _list(data, "relations")]
+    for relation in relations:
+        if relation.predicate not in PREDICATES:
+            raise ValueError(f"unknown predicate {relation.predicate!r}")
+    results = [_record(Result, r, _RESULT_TYPES) for r in _list(data, "results")]
+    urls = _list(data, "code_urls")
+    if not all(isinstance(u, str) for u in urls):
+        raise ValueError("code_urls holds strings")
+    return Extraction(paper, entities, relations, results, urls)
+
+
+_STR, _INT, _OPT_STR, _REF = (str,), (int,), (str, type(None)), (int, str, type(None))
+_ENTITY_TYPES = {"name": _STR, "type": _STR, "key": _STR, "mentions": (list,), "proposed": (bool,),
+                 "aliases": (list,), "catalogue_id": _OPT_STR}
+_RELATION_TYPES = {"subject": (int, str), "predicate": _STR, "object": (int, str), "start": _INT, "end": _INT}
+_RESULT_TYPES = {"metric": _STR, "value": _STR, "start": _INT, "end": _INT,
+                 "subject": _REF, "dataset": _REF, "baseline": _REF}
+
+
+def _list(data: dict, key: str) -> list:
+    value = data.get(key)
+    if not isinstance(value, list):
+        raise ValueError(f"{key!r} is a list")
+    return value
+
+
+def _record(cls, data: Any, types: dict[str, tuple[type, ...]]):
+    names = [f.name for f in fields(cls)]
+    if not isinstance(data, dict) or set(data) != set(names):
+        raise ValueError(f"a {cls.__name__} has the fields {', '.join(names)}")
+    for name in names:
+        if not isinstance(data[name], types.get(name, (object,))) or (
+            isinstance(data[name], bool) and bool not in types.get(name, ())
+        ):
+            raise ValueError(f"{cls.__name__}.{name} has the wrong type")
+    return cls(**data)
+
+
+def _entity(data: Any) -> Entity:
+    entity = _record(Entity, data, _ENTITY_TYPES)
+    if entity.type not in ENTITY_TYPES:
+        raise ValueError(f"unknown entity type {entity.type!r}")
+    if not all(isinstance(a, str) for a in entity.aliases):
+        raise ValueError("Entity.aliases holds strings")
+    entity.mentions = [_record(Mention, m, {"text": _STR, "start": _INT, "end": _INT}) for m in entity.mentions]
+    return entity

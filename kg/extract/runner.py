@@ -7,13 +7,16 @@ engine yields exactly what a plain local run yields. At most a few batches
 per worker are in flight, so memory stays bounded however long the input.
 
 An :class:`ExtractionCache` keeps records by paper id, abstract and pipeline
-fingerprint: a re-run with more papers extracts only the new ones.
+fingerprint: a re-run with more papers extracts only the new ones. It stores
+JSON data (:func:`kg.types.extraction_to_json`), never pickles: a crafted cache
+file can at worst give wrong records, never run code.
 """
 
 from __future__ import annotations
 
 import hashlib
-import pickle
+import json
+import logging
 import sqlite3
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -25,12 +28,13 @@ from pathlib import Path
 
 from kg import __version__
 from kg.extract.pipeline import DEFAULT_CONFIG, extract_papers, load_pipeline
-from kg.types import Extraction, Paper
+from kg.types import EXTRACTION_FORMAT, Extraction, Paper, extraction_from_json, extraction_to_json
 
 __all__ = ["ENGINES", "ExtractionCache", "extract_all", "extract_batch", "fingerprint_files", "pipeline_fingerprint"]
 
 ENGINES = ("local", "dask")
 _PACKAGE_DIR = Path(__file__).parent
+_log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=8)
@@ -58,33 +62,63 @@ def extract_batch(papers: list[Paper], config: str | None = None, batch_size: in
 
 
 class ExtractionCache:
-    """Extraction records on disk (SQLite), keyed by paper id + abstract digest + pipeline."""
+    """Extraction records on disk (SQLite), keyed by paper id + abstract digest + pipeline.
+
+    Records are JSON of version :data:`kg.types.EXTRACTION_FORMAT`. A file that is
+    not a readable cache is set aside with a warning and a new one started; a record
+    that does not read back is extracted again. Neither stops a build.
+    """
 
     def __init__(self, path: str | Path, fingerprint: str) -> None:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path))
-        self._db.execute("CREATE TABLE IF NOT EXISTS extraction (key TEXT PRIMARY KEY, record BLOB)")
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.fingerprint = fingerprint
-        self.hits = self.misses = 0
+        self.hits = self.misses = self.discarded = 0
+        try:
+            self._db = self._open()
+        except sqlite3.DatabaseError as error:
+            _log.warning("%s: not a readable extraction cache (%s); starting a new one", self.path, error)
+            self.path.unlink(missing_ok=True)
+            self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path))
+        try:
+            db.execute("DROP TABLE IF EXISTS extraction")  # kg <= 0.1 stored pickles there: never read
+            db.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, format INTEGER, record TEXT)")
+            db.execute("SELECT count(*) FROM records").fetchone()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
 
     def key(self, paper: Paper) -> str:
         text = hashlib.sha256(paper.abstract.encode("utf-8")).hexdigest()[:16]
         return f"{self.fingerprint}:{paper.id}:{text}"
 
     def get(self, paper: Paper) -> Extraction | None:
-        row = self._db.execute("SELECT record FROM extraction WHERE key = ?", (self.key(paper),)).fetchone()
-        if row is None:
+        try:
+            row = self._db.execute(
+                "SELECT record FROM records WHERE key = ? AND format = ?", (self.key(paper), EXTRACTION_FORMAT)
+            ).fetchone()
+            record = None if row is None else extraction_from_json(json.loads(row[0]), paper)
+        except (sqlite3.DatabaseError, ValueError, TypeError, RecursionError) as error:
+            self.discarded += 1
+            _log.warning("%s: cached record of %s discarded (%s); extracting it again", self.path, paper.id, error)
+            record = None
+        if record is None:
             self.misses += 1
-            return None
-        self.hits += 1
-        record: Extraction = pickle.loads(row[0])
-        record.paper = paper  # provenance (file, position) is the current input's
+        else:
+            self.hits += 1  # the paper (file, position) is the current input's
         return record
 
     def put_many(self, records: Iterable[Extraction]) -> None:
-        rows = [(self.key(r.paper), pickle.dumps(r, protocol=pickle.HIGHEST_PROTOCOL)) for r in records]
+        rows = [
+            (self.key(r.paper), EXTRACTION_FORMAT, json.dumps(extraction_to_json(r), ensure_ascii=False))
+            for r in records
+        ]
         with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO extraction VALUES (?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?)", rows)
 
     def close(self) -> None:
         self._db.close()

@@ -63,3 +63,70 @@ def test_fingerprint_covers_every_kg_module_extraction_imports():
                 module = root.parent / Path(*node.module.split("."))
                 path = module / "__init__.py" if module.is_dir() else module.with_suffix(".py")
                 assert path.resolve() in covered, f"{source.name} imports {node.module}, not in the fingerprint"
+
+
+class _Payload:
+    """Unpickling this runs code: it creates the file it names."""
+
+    def __init__(self, path):
+        self.path = str(path)
+
+    def __reduce__(self):
+        return (open, (self.path, "w"))
+
+
+def test_cache_never_runs_code_from_a_crafted_file(tmp_path, papers, local, caplog):
+    import pickle
+    import sqlite3
+
+    marker = tmp_path / "pwned"
+    path = tmp_path / "c.sqlite"
+    cache = ExtractionCache(path, pipeline_fingerprint())
+    key = cache.key(papers[0])
+    cache.close()
+    db = sqlite3.connect(path)  # a pickle where kg <= 0.1 kept them, and one in place of a JSON record
+    db.execute("CREATE TABLE extraction (key TEXT PRIMARY KEY, record BLOB)")
+    db.execute("INSERT INTO extraction VALUES (?, ?)", (key, pickle.dumps(_Payload(marker))))
+    db.execute("INSERT INTO records VALUES (?, 1, ?)", (key, pickle.dumps(_Payload(marker))))
+    db.commit()
+    db.close()
+
+    cache = ExtractionCache(path, pipeline_fingerprint())
+    again = list(extract_all(papers[:3], cache=cache, batch_size=8))
+    assert not marker.exists()
+    assert again == local[:3]
+    assert (cache.hits, cache.misses, cache.discarded) == (0, 3, 1)
+    assert "discarded" in caplog.text
+
+
+@pytest.mark.parametrize("content", [b"\x00garbage" * 100, b"SQLite format 3\x00" + b"\xff" * 500, b""])
+def test_a_corrupt_cache_file_is_replaced_with_a_warning(tmp_path, papers, local, content, caplog):
+    path = tmp_path / "c.sqlite"
+    path.write_bytes(content)
+    cache = ExtractionCache(path, pipeline_fingerprint())
+    assert list(extract_all(papers[:2], cache=cache)) == local[:2]
+    assert cache.misses == 2
+    cache.close()
+    if content:
+        assert "not a readable extraction cache" in caplog.text
+    reopened = ExtractionCache(path, pipeline_fingerprint())
+    assert reopened.get(papers[0]) == local[0]
+
+
+@pytest.mark.parametrize(
+    "record",
+    ['{"entities": "x"}', "[]", "not json", '{"entities": [], "relations": [], "results": [], "code_urls": [1]}',
+     '{"entities": [{"name": "X", "type": "Virus", "key": "x", "mentions": [], "proposed": false, '
+     '"aliases": [], "catalogue_id": null}], "relations": [], "results": [], "code_urls": []}'],
+)
+def test_a_record_that_does_not_read_back_is_extracted_again(tmp_path, papers, local, record):
+    import sqlite3
+
+    path = tmp_path / "c.sqlite"
+    cache = ExtractionCache(path, pipeline_fingerprint())
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO records VALUES (?, 1, ?)", (cache.key(papers[0]), record))
+    db.commit()
+    db.close()
+    assert list(extract_all(papers[:1], cache=cache)) == local[:1]
+    assert cache.discarded == 1
