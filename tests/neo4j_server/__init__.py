@@ -62,23 +62,34 @@ def neo4j_version() -> str:
     return match.group(1)
 
 
-def java() -> str:
-    """The ``java`` to run Neo4j with: ``$JAVA_HOME/bin/java`` or the one on the PATH; 17 or 21."""
-    home = os.environ.get("JAVA_HOME")
-    command = str(Path(home) / "bin" / "java") if home else shutil.which("java")
-    if not command or not Path(command).exists():
-        raise Neo4jServerError(
-            "no java found: install Java 17 (apt-get install openjdk-17-jre-headless) or set JAVA_HOME"
-        )
+def _java_major(command: str) -> int:
     shown = subprocess.run([command, "-version"], capture_output=True, text=True, check=False)
     match = re.search(r'version "(\d+)', shown.stderr)
-    major = int(match.group(1)) if match else 0
-    if major not in JAVA_VERSIONS:
-        raise Neo4jServerError(
-            f"Neo4j {neo4j_version()} runs on Java 17 or 21; {command} is Java {major or '?'}: "
-            "set JAVA_HOME to a Java 17 (e.g. /usr/lib/jvm/java-17-openjdk-amd64)"
-        )
-    return command
+    return int(match.group(1)) if match else 0
+
+
+def java() -> str:
+    """The ``java`` to run Neo4j with (17 or 21).
+
+    The first of these that is 17 or 21: ``$JAVA_HOME/bin/java``, the ``java`` on the
+    PATH, Debian's ``/usr/lib/jvm/java-17-openjdk-*`` and ``java-21-openjdk-*``.
+    """
+    home = os.environ.get("JAVA_HOME")
+    candidates = [str(Path(home) / "bin" / "java")] if home else []
+    candidates += [shutil.which("java") or ""]
+    candidates += sorted(str(p) for v in JAVA_VERSIONS
+                         for p in Path("/usr/lib/jvm").glob(f"java-{v}-openjdk-*/bin/java"))  # fmt: skip
+    found = []
+    for command in candidates:
+        if command and Path(command).exists():
+            major = _java_major(command)
+            if major in JAVA_VERSIONS:
+                return command
+            found.append(f"{command} is Java {major or '?'}")
+    raise Neo4jServerError(
+        f"Neo4j {neo4j_version()} runs on Java 17 or 21 ({'; '.join(found) or 'no java found'}): "
+        "apt-get install openjdk-17-jre-headless, or set JAVA_HOME to a Java 17"
+    )
 
 
 def classpath(profile: str = "server", *, refresh: bool = False) -> str:
