@@ -5,7 +5,6 @@ import sys
 import time
 
 import pyoxigraph as ox
-
 import pytest
 import rdflib
 from click.testing import CliRunner
@@ -48,7 +47,7 @@ def _kg(*args: str, password: str | None = None) -> subprocess.CompletedProcess:
     if password is not None:
         env["NEO4J_PASSWORD"] = password
     command = [sys.executable, "-c", "from kg.cli import main; main()", *args]
-    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
 def _counts(driver) -> tuple[int, int]:

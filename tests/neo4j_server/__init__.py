@@ -114,7 +114,9 @@ def classpath(profile: str = "server", *, refresh: bool = False) -> str:
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0 or not saved.is_file():
         tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
-        raise Neo4jServerError(f"Maven could not resolve the Neo4j jars ({' '.join(command)}):\n{tail}")
+        raise Neo4jServerError(
+            f"Maven could not resolve the Neo4j jars ({' '.join(command)}):\n{tail}"
+        )
     return saved.read_text(encoding="utf-8").strip()
 
 

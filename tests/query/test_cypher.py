@@ -323,7 +323,8 @@ def _parameter_sets(driver, query) -> list[dict]:
     if set(query.params) == {"limit"}:
         sets += LIMITS
     elif query.name in PARAMETER_FINDERS:
-        sets += [record.data() for record in driver.execute_query(PARAMETER_FINDERS[query.name]).records]
+        found = driver.execute_query(PARAMETER_FINDERS[query.name]).records
+        sets += [record.data() for record in found]
     assert all(set(s) == set(query.params) for s in sets), query.name
     return sets
 
@@ -355,7 +356,8 @@ def test_example_query_answers_on_neo4j(research, neo4j_session_driver, name):
     from kg.export.neo4j import write_neo4j
 
     driver = neo4j_session_driver
-    if driver.execute_query("MATCH (n:Paper {id: 'paper:p1'}) RETURN count(n) AS n").records[0]["n"] == 0:
+    loaded = driver.execute_query("MATCH (n:Paper {id: 'paper:p1'}) RETURN count(n) AS n")
+    if loaded.records[0]["n"] == 0:
         driver.execute_query("MATCH (n) DETACH DELETE n")
         write_neo4j(research, driver, progress=False)
     query = example_query(name)
@@ -449,8 +451,8 @@ DIALECT_DIFFERENCES = [
         "Invalid input",
     ),
     (
-        "MATCH p = shortestPath((:Method {id: 'entity:flownet'})-[*]-(:Dataset {id: 'entity:mmlu'})) "
-        "RETURN length(p)",
+        "MATCH p = shortestPath((:Method {id: 'entity:flownet'})-[*]-(:Dataset {id: 'entity:mmlu'}))"
+        + " RETURN length(p)",
         [[3]],
         "shortestPath",
     ),
@@ -476,4 +478,5 @@ def test_dialect_differences_are_as_documented(
             cypher_session.run(cypher)
     else:
         rows = cypher_session.run(cypher)[1]
-        assert rows == on_embedded and [type(v) for v in rows[0]] == [type(v) for v in on_embedded[0]]
+        assert rows == on_embedded
+        assert [type(v) for v in rows[0]] == [type(v) for v in on_embedded[0]]
