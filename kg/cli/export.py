@@ -28,7 +28,7 @@ def export() -> None:
 @click.option("--password", envvar="NEO4J_PASSWORD", default=None,
               help="Password (env NEO4J_PASSWORD; prompted for when missing). Never printed.")
 @click.option("--database", default=None, help="Database name (default: the server's default).")
-@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--batch-size", type=click.IntRange(1), default=500, show_default=True,
               help="Rows per UNWIND batch.")
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True,
               help="Schema statements for Neo4j 5, or for FalkorDB's Bolt endpoint.")

@@ -77,6 +77,7 @@ import networkx as nx
 
 __all__ = [
     "BOLT_SCHEMES",
+    "DEFAULT_BATCH_SIZE",
     "FALKORDB_MAX_MESSAGE_BYTES",
     "MIN_MASKED_LENGTH",
     "NODE_LABELS",
@@ -131,6 +132,9 @@ RELATIONSHIP_TYPES: tuple[str, ...] = (
     "RESULT_ON",
     "RESULT_AGAINST",
 )
+#: Rows per transaction of :func:`write_neo4j`: the fastest of the sweep measured on
+#: Neo4j 5.26 in docs/neo4j-benchmark.md (100, 500, 1000, 5000, 20000 rows).
+DEFAULT_BATCH_SIZE = 500
 #: Largest statement sent to FalkorDB over Bolt, counted as the server renders it:
 #: the query plus its parameters written out as Cypher text. Measured on FalkorDB 4.16:
 #: about 4,080 bytes of that text crash the server ("stack smashing detected");
@@ -786,7 +790,7 @@ def write_neo4j(
     graph: nx.MultiDiGraph | Rows,
     driver,
     database: str | None = None,
-    batch_size: int = 1000,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     dialect: Dialect = "neo4j",
     progress: bool = True,
     *,
