@@ -137,9 +137,8 @@ def _tail(path: Path, lines: int = 20) -> str:
 class Neo4jServer:
     """One Neo4j Community server on 127.0.0.1, its data in ``home`` (a new temp dir by default).
 
-    >>> server = Neo4jServer(heap="512m")               # doctest: +SKIP
-    >>> with server:                                    # doctest: +SKIP
-    ...     server.driver().execute_query("RETURN 1")
+    Used as ``with Neo4jServer(heap="512m") as server: server.driver().execute_query(...)``;
+    the ``with`` block starts it, and stops it and removes its temp dir at the end.
     """
 
     def __init__(
