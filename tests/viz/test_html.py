@@ -93,3 +93,19 @@ def test_empty_graph_gives_a_page_and_an_image(tmp_path):
     write_html(nx.MultiDiGraph(), tmp_path / "graph.html")
     assert '"nodes":[]' in (tmp_path / "graph.html").read_text()
     assert write_overview(nx.MultiDiGraph(), [tmp_path / "o.png"])[0].stat().st_size > 0
+
+
+def test_weighted_layout_pulls_strong_pairs_closer():
+    graph = nx.Graph()
+    graph.add_edge("a", "b", weight=20)
+    graph.add_edge("b", "c", weight=1)
+    graph.add_edge("c", "d", weight=1)
+    graph.add_edge("d", "a", weight=1)
+    plain = force_layout(graph, seed=2)
+    weighted = force_layout(graph, seed=2, weight="weight")
+
+    def distance(pos, u, v):
+        return ((pos[u][0] - pos[v][0]) ** 2 + (pos[u][1] - pos[v][1]) ** 2) ** 0.5
+
+    assert distance(weighted, "a", "b") < 0.5 * distance(plain, "a", "b")
+    assert weighted == force_layout(graph, seed=2, weight="weight")

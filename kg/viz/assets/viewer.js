@@ -483,7 +483,8 @@
   function renderOther(i, n, d, own) {
     if (d.url) body.append(el("p", { cls: "facts" }, extLink(d.url, d.url)));
     if (n.type === "Result") {
-      body.append(el("p", { cls: "facts", text: [d.value, d.metric].filter(Boolean).join(" · ") }));
+      var metric = d.metric && d.metric !== "value" ? d.metric : "not stated";
+      body.append(el("p", { cls: "facts", text: "metric: " + metric + " · value: " + (d.value || "?") }));
       var p = byId.get(d.paper);
       if (p != null && d.start != null) {
         var q = snippet(p, d.start, d.end, false);
