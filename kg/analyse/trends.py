@@ -254,14 +254,17 @@ def rising_and_falling(
 
 @dataclass
 class NewEntities:
-    """Entities first mentioned in ``year``: how many, and the most mentioned of them."""
+    """Entities first mentioned in ``year``: how many, how many of them by ``min_papers`` papers or
+    more that year (``recurring``), and the most mentioned of them."""
 
     year: int
     count: int
     leading: list[tuple[str, int]]
+    recurring: int = 0
 
 
-def new_entities(graph: nx.MultiDiGraph, *, limit: int = 15, labels=ENTITY_LABELS) -> list[NewEntities]:
+def new_entities(graph: nx.MultiDiGraph, *, limit: int = 15, min_papers: int = 3,
+                 labels=ENTITY_LABELS) -> list[NewEntities]:
     """For every year after the first: entities no earlier paper mentions, most papers first."""
     first_year: dict[str, int] = {}
     counts = entity_years(graph)
@@ -273,7 +276,8 @@ def new_entities(graph: nx.MultiDiGraph, *, limit: int = 15, labels=ENTITY_LABEL
     for year in years[1:]:
         fresh = [e for e, first in first_year.items() if first == year]
         fresh.sort(key=lambda e: (-counts[e][year], str(graph.nodes[e].get("name"))))
-        out.append(NewEntities(year, len(fresh), [(e, counts[e][year]) for e in fresh[:limit]]))
+        recurring = sum(1 for e in fresh if counts[e][year] >= min_papers)
+        out.append(NewEntities(year, len(fresh), [(e, counts[e][year]) for e in fresh[:limit]], recurring))
     return out
 
 

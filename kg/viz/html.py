@@ -209,10 +209,16 @@ def _script(code: str) -> str:
 
 def render_html(payload: dict) -> str:
     """The complete page for ``payload`` (see :func:`graph_payload`)."""
-    scripts = [_script(_asset(name)) for name in ("graphology.umd.min.js", "sigma.min.js", "viewer.js")]
+    return render_page(payload, template="template.html", styles=("viewer.css",),
+                       scripts=("graphology.umd.min.js", "sigma.min.js", "labels.js", "viewer.js"))
+
+
+def render_page(payload: dict, *, template: str, styles: tuple[str, ...], scripts: tuple[str, ...]) -> str:
+    """A self-contained page: the ``assets`` named inlined, ``payload`` as JSON, a CSP allowing only them."""
+    codes = [_script(_asset(name)) for name in scripts]
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii") + "'"
-        for code in scripts
+        for code in codes
     )
     csp = (
         "default-src 'none'; "
@@ -220,13 +226,13 @@ def render_html(payload: dict) -> str:
         "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; "
         "base-uri 'none'; form-action 'none'"
     )
-    page = _asset("template.html")
+    page = _asset(template)
     replacements = {
         "csp": html.escape(csp, quote=False).replace("\"", "&quot;"),
         "title": html.escape(payload["meta"]["title"]),
-        "style": _asset("viewer.css"),
+        "style": "\n".join(_asset(name) for name in styles),
         "data": safe_json(payload),
-        "scripts": "\n".join(f"<script>{code}</script>" for code in scripts),
+        "scripts": "\n".join(f"<script>{code}</script>" for code in codes),
     }
     # one pass, so text from the data is never scanned for placeholders
     return re.sub(r"\{\{(\w+)\}\}", lambda match: replacements[match.group(1)], page)

@@ -20,6 +20,7 @@ Examples
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
@@ -27,17 +28,22 @@ from kg.extract.clean import clean_text
 
 __all__ = ["ReadableText", "readable"]
 
+#: Every piece of markup clean_text removes starts with one of these (a cheap test first).
+_MARKUP = re.compile(r"[\\$*_`~{}]|''")
+
 
 @dataclass(frozen=True)
 class ReadableText:
-    """Clean ``text`` and, per clean character, the raw span it came from."""
+    """Clean ``text`` and, per clean character, the raw span it came from (None: text is the raw)."""
 
     text: str
-    starts: tuple[int, ...]
-    ends: tuple[int, ...]
+    starts: tuple[int, ...] | None = None
+    ends: tuple[int, ...] | None = None
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The clean span of the raw span ``[start, end)``: the clean characters made inside it."""
+        if self.starts is None or self.ends is None:
+            return start, end
         clean_start = bisect_left(self.starts, start)
         clean_end = bisect_right(self.ends, end)
         return clean_start, max(clean_start, clean_end)
@@ -45,5 +51,8 @@ class ReadableText:
 
 def readable(raw: str) -> ReadableText:
     """``raw`` without markup (see :mod:`kg.extract.clean`), with a map for its spans."""
-    clean = clean_text(raw or "")
+    raw = raw or ""
+    if not _MARKUP.search(raw) and not raw.lstrip()[:8].lower().startswith(("abstract", "summary")):
+        return ReadableText(raw)
+    clean = clean_text(raw)
     return ReadableText(clean.text, tuple(clean.starts), tuple(clean.ends))

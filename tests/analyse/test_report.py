@@ -15,7 +15,7 @@ def test_research_map_writes_report_and_exports(field_graph, tmp_path):
     assert result.papers == 30 and result.bursts and result.communities
     for name in ("report.html", "report.md", "graph.gexf", "cooccurrence.gexf", "top_entities.csv",
                  "vosviewer/entities_map.txt", "vosviewer/entities_network.txt", "bursts.csv",
-                 "figures/trends.svg", "figures/communities.svg"):
+                 "figures/trends.svg", "figures/term-map.svg", "figures/term-map.png", "termmap.html"):
         assert (tmp_path / name).is_file(), name
     page = (tmp_path / "report.html").read_text()
     assert XSS not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page

@@ -79,7 +79,7 @@ def test_new_entities_are_those_no_earlier_paper_mentions(graph_factory):
     assert (fresh.year, fresh.count, fresh.leading) == (2024, 0, [])  # Mamba is in one 2023 paper
     graph.remove_edge("paper:00", "entity:mamba", key="MENTIONS")
     [fresh] = new_entities(graph)
-    assert (fresh.year, fresh.count, fresh.leading) == (2024, 1, [("entity:mamba", 12)])
+    assert (fresh.year, fresh.count, fresh.leading, fresh.recurring) == (2024, 1, [("entity:mamba", 12)], 1)
 
 
 def test_chance_passes_is_the_normal_tail():

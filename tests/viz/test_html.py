@@ -32,7 +32,7 @@ def test_page_escapes_every_string_from_the_data(xss_graph):
     page = render_html(graph_payload(xss_graph, title=XSS))
     assert XSS not in page
     assert "</script><b>" not in page
-    assert page.count("<script") == 4  # the JSON data, graphology, sigma, the viewer
+    assert page.count("<script") == 5  # the JSON data, graphology, sigma, the label layer, the viewer
     assert "<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>" in page
     data = re.search(r'<script id="kg-data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
     payload = json.loads(data)

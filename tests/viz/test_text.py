@@ -1,4 +1,6 @@
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kg.viz.html import graph_payload, result_label
 from kg.viz.text import readable
@@ -40,3 +42,13 @@ def test_payload_shows_clean_abstracts_with_exact_spans(graph_factory):
     result = payload["nodes"][index["result:paper:1:0"]]
     assert result["name"] == "98% (metric not stated)"
     assert abstract[result["details"]["start"]:result["details"]["end"]] == "98%"
+
+
+PIECES = list("ab \\$*_`'~{}.%") + ["\\times", "Abstract: ", "Summary", "**", "''", " \\textbf{x}"]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=20).map("".join))
+def test_readable_is_clean_text_whether_or_not_it_takes_the_shortcut(raw):
+    from kg.extract.clean import clean_text
+
+    assert readable(raw).text == clean_text(raw).text

@@ -74,6 +74,7 @@
         }
       }
     }
+    (options.keepClear ? options.keepClear() : []).forEach(add);  // e.g. a legend over the canvas
     for (var i = 0, scanned = 0; i < candidates.length && placed.length < max && scanned < scanLimit; i++) {
       var node = candidates[i];
       var data = renderer.getNodeDisplayData(node);
