@@ -109,3 +109,23 @@ def test_weighted_layout_pulls_strong_pairs_closer():
 
     assert distance(weighted, "a", "b") < 0.5 * distance(plain, "a", "b")
     assert weighted == force_layout(graph, seed=2, weight="weight")
+
+
+def test_cli_viz_titles_from_the_data_and_draws_the_term_map_when_large(field_graph, tmp_path, monkeypatch):
+    from svg_text import text_boxes
+
+    from kg.export.files import write_node_link
+
+    write_node_link(field_graph, tmp_path / "graph.json")
+    run = CliRunner().invoke(viz, [str(tmp_path), "--image", str(tmp_path / "small.svg"), "-q"])
+    assert run.exit_code == 0, run.output
+    texts = [b.text for b in text_boxes((tmp_path / "small.svg").read_text())[0]]
+    assert "ICML 2019–2021 and NeurIPS 2019–2021" in texts and "Paper (30)" in texts  # every node, by type
+    assert "<title>ICML 2019–2021 and NeurIPS 2019–2021</title>" in (tmp_path / "graph.html").read_text()
+
+    monkeypatch.setattr("kg.viz.static.OVERVIEW_NODE_LIMIT", 10)
+    run = CliRunner().invoke(viz, [str(tmp_path), "--image", str(tmp_path / "large.svg"), "-q"])
+    assert run.exit_code == 0, run.output
+    texts = [b.text for b in text_boxes((tmp_path / "large.svg").read_text())[0]]
+    assert "ICML 2019–2021 and NeurIPS 2019–2021: term map" in texts
+    assert "communities (entities)" in texts and not any(t.startswith("Paper (") for t in texts)

@@ -578,10 +578,14 @@
   renderLegend();
   refresh({ density: true });
   state.ready = true;
+  // milliseconds: the script's own steps, and since navigation started (performance.now's origin)
   state.timings = {
-    parse: T_PARSE - T0, graph: T_GRAPH - T_PARSE, sigma: T_READY_SIGMA - T_SIGMA, total: performance.now() - T0
+    parse: T_PARSE - T0, graph: T_GRAPH - T_PARSE, sigma: T_READY_SIGMA - T_SIGMA, total: performance.now() - T0,
+    scriptStartAt: T0, readyAt: performance.now()
   };
-  requestAnimationFrame(function () { state.timings.firstFrame = performance.now() - T0; });
+  requestAnimationFrame(function () {
+    requestAnimationFrame(function () { state.timings.firstFrameAt = performance.now(); });
+  });
   window.kgMap = {
     data: DATA, graph: graph, renderer: renderer, state: state, labels: labels,
     select: select, search: search, closePanel: closePanel, setColourBy: setColourBy, setView: setView,
