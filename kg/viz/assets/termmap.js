@@ -26,9 +26,17 @@
   DATA.links.forEach(function (l) { neighbours[l[0]].push(l[1]); neighbours[l[1]].push(l[0]); });
   var genericCount = E.filter(function (e) { return e.g; }).length;
 
+  // Entities a filter hides are taken out of the graph, not only hidden: sigma keeps hidden
+  // nodes in its WebGL buffers, and software WebGL (no GPU) pays for every one each frame.
+  // The map opens with the smallest minimum of papers that draws at most DRAW_LIMIT entities.
+  var DRAW_LIMIT = 2000;
+  function openingMinimum() {
+    var floor = Math.max(1, META.min_papers || 1), counts = E.map(function (e) { return e.p; }).sort(function (a, b) { return b - a; });
+    return counts.length > DRAW_LIMIT ? Math.max(floor, counts[DRAW_LIMIT] + 1) : floor;
+  }
   var state = {
     selected: null, hovered: null, focus: null, community: null, view: "network", colourBy: "community",
-    minPapers: Math.max(1, META.min_papers || 1), hiddenTypes: new Set(), hideGeneric: true, showLinks: true,
+    minPapers: openingMinimum(), hiddenTypes: new Set(), hideGeneric: true, showLinks: true,
     visibleCount: 0, ready: false, error: null, timings: {}
   };
 
@@ -106,19 +114,33 @@
 
   // ---- graph and renderer ------------------------------------------------------------------
   var graph = new graphology.Graph({ type: "undirected", multi: false, allowSelfLoops: false });
-  E.forEach(function (e) {
-    graph.addNode(e.id, { x: e.x, y: -e.y, size: sizeOf(e), color: colourOf(e), label: shorten(e.n, 40), kind: e.t });
-  });
   var maxWeight = DATA.links.reduce(function (m, l) { return Math.max(m, l[2]); }, 1);
-  DATA.links.forEach(function (l) {
-    graph.addEdge(E[l[0]].id, E[l[1]].id, { size: 0.4 + 2.2 * Math.sqrt(l[2] / maxWeight), color: LINK });
-  });
+  var visibleNow = new Uint8Array(E.length);
+  function syncGraph() {
+    for (var i = 0; i < E.length; i++) {
+      var e = E[i], present = graph.hasNode(e.id);
+      if (visibleNow[i] && !present) {
+        graph.addNode(e.id, { x: e.x, y: -e.y, size: sizeOf(e), color: colourOf(e), label: shorten(e.n, 40), kind: e.t });
+      } else if (!visibleNow[i] && present) {
+        graph.dropNode(e.id);
+      }
+    }
+    var links = state.showLinks && state.view === "network";
+    DATA.links.forEach(function (l, k) {
+      var key = "l" + k, want = links && visibleNow[l[0]] && visibleNow[l[1]], present = graph.hasEdge(key);
+      if (want && !present) {
+        graph.addEdgeWithKey(key, E[l[0]].id, E[l[1]].id, { size: 0.4 + 2.2 * Math.sqrt(l[2] / maxWeight), color: LINK });
+      } else if (!want && present) {
+        graph.dropEdge(key);
+      }
+    });
+  }
+  for (var first = 0; first < E.length; first++) visibleNow[first] = visible(first) ? 1 : 0;
+  syncGraph();
   var T_GRAPH = performance.now();
 
-  var visibleNow = new Uint8Array(E.length);
   function nodeReducer(node, data) {
     var i = byId.get(node), res = Object.assign({}, data);
-    if (!visibleNow[i]) { res.hidden = true; return res; }
     if (state.view === "density") { res.color = "rgba(29, 35, 41, 0.45)"; res.size = 1.6; }
     if (state.focusSet && !state.focusSet.has(node)) { res.color = DIM; res.zIndex = 0; }
     else if (state.community != null && E[i].c !== state.community) { res.color = DIM; res.zIndex = 0; }
@@ -128,7 +150,6 @@
   }
   function edgeReducer(edge, data) {
     var res = Object.assign({}, data);
-    if (!state.showLinks || state.view === "density") { res.hidden = true; return res; }
     if (state.focus) {
       var ends = graph.extremities(edge);
       if (ends[0] === state.focus || ends[1] === state.focus) { res.color = LINK_FOCUS; res.zIndex = 1; }
@@ -144,8 +165,15 @@
     renderer = new Sigma(graph, container, {
       nodeReducer: nodeReducer, edgeReducer: edgeReducer, zIndex: true,
       renderLabels: false, defaultDrawNodeHover: KgLabelLayer.drawHover,
-      defaultEdgeColor: LINK, minCameraRatio: 0.01, maxCameraRatio: 3, stagePadding: 30
+      defaultEdgeColor: LINK, minCameraRatio: 0.01, maxCameraRatio: 3, stagePadding: 30,
+      hideEdgesOnMove: DATA.links.length > 1000  // links come back when the camera stops
     });
+    // the frame is that of every entity, so filtering never re-centres or re-scales the map
+    var xs = E.map(function (e) { return e.x; }), ys = E.map(function (e) { return -e.y; });
+    if (E.length) {
+      renderer.setCustomBBox({ x: [Math.min.apply(null, xs), Math.max.apply(null, xs)],
+        y: [Math.min.apply(null, ys), Math.max.apply(null, ys)] });
+    }
   } catch (error) {
     state.error = String(error && error.message || error);
     container.append(el("p", { cls: "muted", text: "This page needs WebGL to draw the map: " + state.error }));
@@ -242,6 +270,7 @@
     var count = 0;
     for (var i = 0; i < E.length; i++) { visibleNow[i] = visible(i) ? 1 : 0; count += visibleNow[i]; }
     state.visibleCount = count;
+    syncGraph();
     state.focus = state.hovered || state.selected;
     if (state.focus && !visibleNow[byId.get(state.focus)]) state.focus = null;
     if (state.focus) {
@@ -252,7 +281,9 @@
       state.focusSet = null;
       focusOrder = [];
     }
-    if (options && options.recolour) E.forEach(function (e) { graph.setNodeAttribute(e.id, "color", colourOf(e)); });
+    if (options && options.recolour) {
+      E.forEach(function (e) { if (graph.hasNode(e.id)) graph.setNodeAttribute(e.id, "color", colourOf(e)); });
+    }
     if (options && options.density) computeDensity();
     if (renderer) renderer.refresh({ skipIndexation: !(options && options.recolour) });
     updateStats();
