@@ -117,21 +117,21 @@
   var maxWeight = DATA.links.reduce(function (m, l) { return Math.max(m, l[2]); }, 1);
   var visibleNow = new Uint8Array(E.length);
   function syncGraph() {
+    var links = state.showLinks && state.view === "network", stale = false;
+    function wanted(k) { var l = DATA.links[k]; return links && visibleNow[l[0]] && visibleNow[l[1]]; }
+    graph.forEachNode(function (id) { if (!visibleNow[byId.get(id)]) stale = true; });
+    graph.forEachEdge(function (key) { if (!wanted(Number(key.slice(1)))) stale = true; });
+    // sigma re-indexes the whole graph on every node or edge dropped; one clear costs one re-index
+    if (stale) graph.clear();
     for (var i = 0; i < E.length; i++) {
-      var e = E[i], present = graph.hasNode(e.id);
-      if (visibleNow[i] && !present) {
+      var e = E[i];
+      if (visibleNow[i] && !graph.hasNode(e.id)) {
         graph.addNode(e.id, { x: e.x, y: -e.y, size: sizeOf(e), color: colourOf(e), label: shorten(e.n, 40), kind: e.t });
-      } else if (!visibleNow[i] && present) {
-        graph.dropNode(e.id);
       }
     }
-    var links = state.showLinks && state.view === "network";
     DATA.links.forEach(function (l, k) {
-      var key = "l" + k, want = links && visibleNow[l[0]] && visibleNow[l[1]], present = graph.hasEdge(key);
-      if (want && !present) {
-        graph.addEdgeWithKey(key, E[l[0]].id, E[l[1]].id, { size: 0.4 + 2.2 * Math.sqrt(l[2] / maxWeight), color: LINK });
-      } else if (!want && present) {
-        graph.dropEdge(key);
+      if (wanted(k) && !graph.hasEdge("l" + k)) {
+        graph.addEdgeWithKey("l" + k, E[l[0]].id, E[l[1]].id, { size: 0.4 + 2.2 * Math.sqrt(l[2] / maxWeight), color: LINK });
       }
     });
   }
