@@ -73,8 +73,8 @@ def measure(page_path: Path, runs: int) -> dict:
         version = browser.version
         for _ in range(runs):
             page = browser.new_page(viewport={"width": 1440, "height": 900})
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
+            errors: list[str] = []
+            page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
             started = time.perf_counter()
             page.goto(page_path.resolve().as_uri())
             page.wait_for_function("window.kgMap && kgMap.state.ready", timeout=180_000)
@@ -142,7 +142,7 @@ def main() -> None:
     result = {**built, **measured, "runs": args.runs, "cpus": os.cpu_count(), "load_average": [round(v, 2) for v in load],
               "python": platform.python_version(),
               "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                       cwd=Path(__file__).parent).stdout.strip()}
+                                       check=False, cwd=Path(__file__).parent).stdout.strip()}
     print(f"{result['papers']:,} papers -> {result['entities']:,} entities, {result['links']:,} links, "
           f"page {result['page_mb']:.1f} MB (network + layout {result['network_layout_s']:.1f} s, page {result['page_s']:.1f} s)")
     print(f"Chromium {result['chromium']}, {result['cpus']} cores, load average {result['load_average']}, "
