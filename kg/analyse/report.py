@@ -136,7 +136,8 @@ def research_map(
     """
     if not include_generic:
         graph = without_generic(graph)
-    title = title or f"Research map: {field_title(graph)}"
+    name = title or field_title(graph)  # figures and the term map carry the field's name
+    title = title or f"Research map: {name}"
     papers = sum(1 for _, d in graph.nodes(data=True) if d.get("label") == "Paper")
     if min_papers is None:
         min_papers = default_min_papers(papers)
@@ -173,14 +174,14 @@ def research_map(
 
         plots.apply_style()
         graph_positions = layout_positions(graph, seed=seed)
-        figures["overview"] = plots.svg(draw_overview(graph, positions=graph_positions, title=field_title(graph)))
+        figures["overview"] = plots.svg(draw_overview(graph, positions=graph_positions, title=name))
     if len(network):
-        term_title = f"{field_title(graph)}: {len(network):,} entities in ≥ {min_papers} papers"
+        term_title = f"{name}: {len(network):,} entities in ≥ {min_papers} papers"
         figures["term-map"], png = plots.svg_and_png(plots.term_map(network, positions, communities, title=term_title))
         with atomic_open(out / "figures" / "term-map.png", "wb") as handle:
             handle.write(png)
         result.outputs["figure:term-map.png"] = out / "figures" / "term-map.png"
-        payload = term_map_payload(graph, network, positions, communities, title=field_title(graph),
+        payload = term_map_payload(graph, network, positions, communities, title=name,
                                    min_papers=min_papers)
         result.outputs["termmap.html"] = write_term_map(out / "termmap.html", payload)
     for name, (rows, cols) in PAIR_NETWORKS.items():

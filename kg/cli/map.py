@@ -15,7 +15,8 @@ from kg.cli.common import err, read_build_graph
     "-o", "--output", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
     help="Directory for the report and exports (default: OUTDIR/map).",
 )
-@click.option("--title", default=None, help="Report title (default: the venues and years of the papers).")
+@click.option("--title", default=None,
+              help="Title of the report, its figures and the term map (default: the venues and years of the papers).")
 @click.option("--top", type=click.IntRange(1), default=10, show_default=True, help="Entities listed per type.")
 @click.option(
     "--min-papers", type=click.IntRange(1), default=None,
