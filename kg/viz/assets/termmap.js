@@ -562,7 +562,8 @@
     var community = communities.get(e.c);
     body.append(el("div", { cls: "kind" }, dot(colourOf(e)), el("span", { text: e.t + (community ? " · community " + community.id : "") })));
     body.append(el("h2", { cls: "name", text: e.n }));
-    var facts = [e.p + (e.p === 1 ? " paper" : " papers"), e.m.filter(function (m) { return m[3]; }).length + " propose it"];
+    var proposers = e.m.filter(function (m) { return m[3]; }).length;
+    var facts = [e.p + (e.p === 1 ? " paper" : " papers"), proposers + (proposers === 1 ? " proposes it" : " propose it")];
     if (e.g) facts.push("flagged generic");
     body.append(el("p", { cls: "facts", text: facts.join(" · ") }));
     if (community) body.append(el("p", { cls: "facts", text: "Community: " + community.label }));
