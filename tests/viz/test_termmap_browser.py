@@ -249,3 +249,13 @@ def test_field_map_click_and_overlays(open_page, field_map):
     page.select_option("#colour-by", "venue:0")
     assert "Share of its papers at " + payload["meta"]["venues"][0] in page.locator("#legend").text_content()
     assert page.problems == []
+
+
+def test_the_page_and_the_figure_share_one_orientation(open_page, example_map):
+    path, payload = example_map
+    page = open_page(path, ready=MAP_READY)
+    top, bottom = max(payload["entities"], key=lambda e: e["y"]), min(payload["entities"], key=lambda e: e["y"])
+    right, left = max(payload["entities"], key=lambda e: e["x"]), min(payload["entities"], key=lambda e: e["x"])
+    where = "(id) => { const r = kgMap.renderer; return r.framedGraphToViewport(r.getNodeDisplayData(id)); }"
+    assert page.evaluate(where, top["id"])["y"] < page.evaluate(where, bottom["id"])["y"]  # larger y drawn higher
+    assert page.evaluate(where, right["id"])["x"] > page.evaluate(where, left["id"])["x"]

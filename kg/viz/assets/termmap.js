@@ -116,6 +116,7 @@
   var graph = new graphology.Graph({ type: "undirected", multi: false, allowSelfLoops: false });
   var maxWeight = DATA.links.reduce(function (m, l) { return Math.max(m, l[2]); }, 1);
   var visibleNow = new Uint8Array(E.length);
+  // sigma's y axis points up, as matplotlib's: the page and the figure show the same map
   function syncGraph() {
     var links = state.showLinks && state.view === "network", stale = false;
     function wanted(k) { var l = DATA.links[k]; return links && visibleNow[l[0]] && visibleNow[l[1]]; }
@@ -126,7 +127,7 @@
     for (var i = 0; i < E.length; i++) {
       var e = E[i];
       if (visibleNow[i] && !graph.hasNode(e.id)) {
-        graph.addNode(e.id, { x: e.x, y: -e.y, size: sizeOf(e), color: colourOf(e), label: shorten(e.n, 40), kind: e.t });
+        graph.addNode(e.id, { x: e.x, y: e.y, size: sizeOf(e), color: colourOf(e), label: shorten(e.n, 40), kind: e.t });
       }
     }
     DATA.links.forEach(function (l, k) {
@@ -169,7 +170,7 @@
       hideEdgesOnMove: DATA.links.length > 1000  // links come back when the camera stops
     });
     // the frame is that of every entity, so filtering never re-centres or re-scales the map
-    var xs = E.map(function (e) { return e.x; }), ys = E.map(function (e) { return -e.y; });
+    var xs = E.map(function (e) { return e.x; }), ys = E.map(function (e) { return e.y; });
     if (E.length) {
       renderer.setCustomBBox({ x: [Math.min.apply(null, xs), Math.max.apply(null, xs)],
         y: [Math.min.apply(null, ys), Math.max.apply(null, ys)] });
@@ -186,14 +187,14 @@
   container.prepend(densityCanvas);
   var densityImage = null, densityBounds = null, GRID = 256;
   function computeDensity() {
-    var xs = E.map(function (e) { return e.x; }), ys = E.map(function (e) { return -e.y; });
+    var xs = E.map(function (e) { return e.x; }), ys = E.map(function (e) { return e.y; });
     var x0 = Math.min.apply(null, xs), x1 = Math.max.apply(null, xs), y0 = Math.min.apply(null, ys), y1 = Math.max.apply(null, ys);
     var pad = 0.08 * Math.max(x1 - x0, y1 - y0, 1e-6);
     x0 -= pad; x1 += pad; y0 -= pad; y1 += pad;
     var grid = new Float32Array(GRID * GRID);
     for (var i = 0; i < E.length; i++) {
       if (!visibleNow[i]) continue;
-      var gx = Math.floor((E[i].x - x0) / (x1 - x0) * (GRID - 1)), gy = Math.floor((-E[i].y - y0) / (y1 - y0) * (GRID - 1));
+      var gx = Math.floor((E[i].x - x0) / (x1 - x0) * (GRID - 1)), gy = Math.floor((E[i].y - y0) / (y1 - y0) * (GRID - 1));
       grid[gy * GRID + gx] += E[i].p;
     }
     var sigma = GRID / 48, radius = Math.ceil(3 * sigma), kernel = [], k;
