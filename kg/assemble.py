@@ -14,7 +14,7 @@ Examples
 >>> g.add(PaperRecord(paper, [mnist], [], [], []))
 >>> graph = g.finish({})
 >>> sorted(graph.nodes["entity:mnist"].items())[:3]
-[('aliases', []), ('catalogue_id', None), ('label', 'Dataset')]
+[('aliases', []), ('catalogue_id', None), ('generic', False)]
 >>> list(graph.edges("paper:1", keys=True))
 [('paper:1', 'venue:iclr', 'PUBLISHED_IN'), ('paper:1', 'entity:mnist', 'MENTIONS')]
 """
@@ -120,6 +120,7 @@ class GraphAssembler:
                 name=info.name if info else name,
                 aliases=list(info.aliases) if info else [],
                 catalogue_id=info.catalogue_id if info else catalogue_id,
+                generic=info.generic if info else False,
                 paper_count=len(papers),
                 mention_count=self._mentions_of[eid],
                 proposed_by=sorted(self._proposed_by.get(eid, ())),

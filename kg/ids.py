@@ -19,6 +19,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
+from pathlib import Path
 
 __all__ = [
     "name_key",
@@ -50,6 +52,17 @@ _ARXIV = re.compile(
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1)
+def _field_plurals() -> dict[str, str]:
+    """Plural -> singular as the field writes them (``kg/extract/lexicons/plurals.tsv``, built by
+    ``kg.train.terms`` from abstracts): ``processes`` -> ``process``, ``nuscenes`` stays."""
+    path = Path(__file__).parent / "extract" / "lexicons" / "plurals.tsv"
+    if not path.is_file():
+        return {}
+    with path.open(encoding="utf-8") as handle:
+        return dict(line.rstrip("\n").split("\t") for line in handle if "\t" in line)
+
+
 def _singular(word: str) -> str:
     lower = word.lower()
     if lower in _IRREGULAR:
@@ -58,8 +71,20 @@ def _singular(word: str) -> str:
         return word
     if len(word) < 4 or not word.endswith("s") or lower.endswith(_PLURAL_KEEP):
         return word
+    stem, dash, last = word.rpartition("-")
+    if last[:-1].isupper() and len(last) > 2:
+        return word[:-1]  # LLMs, GANs, meta-SAEs
+    if stem and last.islower():
+        return stem + dash + _singular(last) if len(last) >= 4 else word  # mini-batches
+    if any(c.isupper() for c in word[1:]):
+        return word  # a name written in mixed case: nuScenes
+    known = _field_plurals().get(lower)
+    if known is not None:
+        return word[: len(known)] if lower.startswith(known) else (known.capitalize() if word[0].isupper() else known)
     if lower.endswith("ies") and word[:-3].islower():
         return word[:-3] + "y"
+    if lower.endswith("sses"):
+        return word[:-2]
     return word[:-1]
 
 

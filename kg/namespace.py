@@ -76,6 +76,7 @@ class KGO(DefinedNamespace):
     paperCount: URIRef
     mentionCount: URIRef
     catalogueId: URIRef
+    generic: URIRef
     evidenceStart: URIRef
     evidenceEnd: URIRef
 

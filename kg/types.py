@@ -132,6 +132,7 @@ class ResolvedEntity:
     proposed: bool
     mentions: list[Mention]
     catalogue_id: str | None = None
+    generic: bool = False
 
 
 @dataclass(slots=True)
@@ -160,6 +161,7 @@ class PaperRecord:
                     "type": e.type,
                     "proposed": e.proposed,
                     "catalogue_id": e.catalogue_id,
+                    "generic": e.generic,
                     "mentions": [asdict(m) for m in e.mentions],
                 }
                 for e in self.entities

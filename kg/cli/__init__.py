@@ -16,7 +16,7 @@ from kg.cli.export import export
 from kg.cli.map import map_command
 from kg.cli.query import query
 from kg.cli.serve import serve
-from kg.cli.train import train
+from kg.cli.train import train, train_linear
 from kg.cli.viz import viz
 
 
@@ -26,7 +26,7 @@ def main() -> None:
     """Build knowledge graphs of research literature from paper abstracts."""
 
 
-for command in (build, extract, evaluate, train, export, query, serve, viz, map_command):
+for command in (build, extract, evaluate, train, train_linear, export, query, serve, viz, map_command):
     main.add_command(command)
 
 __all__ = ["main"]

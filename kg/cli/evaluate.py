@@ -51,6 +51,35 @@ def evaluate_names(gold, predicted, as_json, show_errors):
     _print_scores(report)
 
 
+@evaluate.command("graph")
+@click.argument("build_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--top", default=10, show_default=True, help="Entities per type in the top lists.")
+@click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
+def evaluate_graph(build_dir, top, as_json):
+    """Check a built graph without a gold: top entities per type (generic classes left out),
+    aliases naming another catalogue entry, generic classes with catalogue ids, types
+    differing from the catalogue, ids not made from names.
+
+    \b
+    Example:
+      kg build ../shared/data/openreview/icml2024.jsonl -o icml
+      kg evaluate graph icml
+    """
+    import json
+
+    from kg.analyse.load import read_graph
+    from kg.evaluate.graph import graph_checks, summary_counts
+
+    report = graph_checks(read_graph(build_dir), top=top)
+    if as_json:
+        click.echo(json.dumps(report, indent=1, ensure_ascii=False))
+        return
+    for kind, rows in report["top"].items():
+        click.echo(f"{kind}: " + ", ".join(f"{r['name']} ({r['papers']})" for r in rows))
+    for problem, count in summary_counts(report).items():
+        click.echo(f"{problem}: {count}")
+
+
 def _load_nlp(pipeline: str | None, config: Path | None):
     """A trained pipeline (a folder, or the name of a shipped one), else kg's rule pipeline."""
     if pipeline is not None:

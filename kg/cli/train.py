@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
-CORPORA = ("scierc", "tdmsci")
+CORPORA = ("scierc", "tdmsci", "openreview")
+#: The corpus a config trains on, read off its file name.
+_CORPUS_OF_CONFIG = {"scierc": "scierc", "tdmsci": "tdmsci", "entities": "openreview"}
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
@@ -32,6 +34,19 @@ CORPORA = ("scierc", "tdmsci")
     help="Corpus folder (default: ../shared/data/<corpus>).",
 )
 @click.option(
+    "--gold",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="openreview only: the annotation to train on (default tests/data/openreview_gold/train.jsonl).",
+)
+@click.option(
+    "--folds",
+    type=click.IntRange(min=2),
+    default=None,
+    help="openreview only: also train FOLDS models on parts of the annotation and write their "
+    "out-of-fold predictions (OUTPUT/folds/out_of_fold.json) for kg train-linear.",
+)
+@click.option(
     "--ship",
     "ship_as",
     default=None,
@@ -39,7 +54,7 @@ CORPORA = ("scierc", "tdmsci")
     help="Copy OUTPUT/model-best into kg/extract/models/NAME (the shipped pipeline).",
 )
 @click.pass_context
-def train(ctx, config, output, corpus, data_dir, ship_as):
+def train(ctx, config, output, corpus, data_dir, gold, folds, ship_as):
     """Train the pipeline of CONFIG on a corpus's train split (dev for model selection).
 
     Extra options override the config, as in spacy train
@@ -49,6 +64,8 @@ def train(ctx, config, output, corpus, data_dir, ship_as):
     \b
     Example:
       kg train configs/scierc.cfg --output training/scierc --ship scierc
+      kg train configs/entities.cfg --output training/entities --folds 4 --ship entities
+      kg train-linear all --learned-spans training/entities/folds/out_of_fold.json --ship
       kg evaluate scierc ../shared/data/scierc/dev.jsonl --pipeline training/scierc/model-best
     """
     from spacy.cli._util import parse_config_overrides
@@ -56,16 +73,83 @@ def train(ctx, config, output, corpus, data_dir, ship_as):
     from kg.train import train as run_training
 
     if corpus is None:
-        corpus = next((name for name in CORPORA if name in config.name.lower()), None)
+        corpus = next((c for key, c in _CORPUS_OF_CONFIG.items() if key in config.name.lower()), None)
         if corpus is None:
             raise click.UsageError("cannot tell the corpus from the config's name: pass --corpus")
     data_dir = data_dir or Path("..") / "shared" / "data" / corpus
     if not data_dir.is_dir():
         raise click.UsageError(f"corpus folder {data_dir} not found: pass --data")
     overrides = parse_config_overrides(ctx.args)
-    summary = run_training(config, output, corpus=corpus, data_dir=data_dir, overrides=overrides)
+    if folds and corpus != "openreview":
+        raise click.UsageError("--folds is for the openreview corpus (kg's own annotation)")
+    summary = run_training(config, output, corpus=corpus, data_dir=data_dir, overrides=overrides, gold=gold)
     click.echo(f"trained in {summary['train_seconds']} s -> {summary['model_best']}")
     if ship_as:
         from kg.train import ship_model
 
         click.echo(f"shipped as {ship_model(summary['model_best'], ship_as)}")
+    if folds:
+        from kg.train import cross_predict
+        from kg.train.convert import DEFAULT_GOLD
+
+        path = cross_predict(config, output / "folds", data_dir=data_dir, gold=gold or DEFAULT_GOLD,
+                             folds=folds, overrides=overrides)
+        click.echo(f"out-of-fold predictions -> {path}")
+
+
+LINEAR = ("entities", "proposals", "relations")
+
+
+@click.command("train-linear")
+@click.argument("what", type=click.Choice((*LINEAR, "all")))
+@click.option("--gold", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="The annotation (default tests/data/openreview_gold/train.jsonl).")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=Path("..") / "shared" / "data" / "openreview", show_default=True,
+              help="Folder of the annotated abstracts (*.jsonl with id and abstract).")
+@click.option("--learned-spans", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="Out-of-fold predictions of the recogniser (kg train --folds): the decisions learn "
+              "from what the recogniser finds in abstracts it has not seen.")
+@click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=Path("training"),
+              show_default=True, help="Folder for the trained models (<what>.npz).")
+@click.option("--c", "c", type=float, default=1.0, show_default=True, help="Inverse regularisation strength.")
+@click.option("--ship", is_flag=True, help="Copy the models into kg/extract/models (what kg build loads).")
+def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
+    """Train kg's learned decisions on annotated abstracts: which names are entities and of
+    which type (entities), what a paper proposes (proposals), how entities relate (relations).
+
+    Each is a logistic regression over features the components compute, fitted on the
+    candidates kg's own pipeline produces on the annotated abstracts; ``all`` trains the
+    three in order, each on the pipeline with the ones before it.
+
+    \b
+    Example:
+      kg train-linear all --learned-spans training/entities/folds/out_of_fold.json --ship
+    """
+    import json
+    import shutil
+
+    from kg.extract.pipeline import load_pipeline
+    from kg.train import linear
+    from kg.train.convert import DEFAULT_GOLD
+
+    gold = gold or DEFAULT_GOLD
+    if not Path(gold).is_file():
+        raise click.UsageError(f"no annotation at {gold}: pass --gold")
+    spans = json.loads(Path(learned_spans).read_text(encoding="utf-8")) if learned_spans else None
+    output.mkdir(parents=True, exist_ok=True)
+    trainers = {"entities": linear.train_entities, "proposals": linear.train_proposals,
+                "relations": linear.train_relations}
+    overrides: dict = {}
+    for name in LINEAR if what == "all" else (what,):
+        nlp = load_pipeline(overrides=overrides)
+        path = output / f"{name}.npz"
+        summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path, c=c,
+                                 learned_spans=spans)
+        click.echo(f"{name}: {summary} -> {path}")
+        overrides[f"components.kg_{name}.model"] = str(path.resolve())
+        if ship:
+            from kg.extract.learned import MODELS_DIR
+
+            shutil.copyfile(path, MODELS_DIR / path.name)
+            click.echo(f"shipped as {MODELS_DIR / path.name}")

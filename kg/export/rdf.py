@@ -146,6 +146,7 @@ _LABEL = _RDFS + "label"
 _STATEMENT = _RDF + "Statement"
 _INTEGER = _XSD + "integer"
 _GYEAR = _XSD + "gYear"
+_BOOLEAN = _XSD + "boolean"
 _DERIVED = _PROV + "wasDerivedFrom"
 _QUALIFIED = _PROV + "qualifiedDerivation"
 _PROV_ENTITY = _PROV + "entity"
@@ -368,6 +369,8 @@ def _node_triples(
             yield s, str(KGO.catalogueId), _Lit(catalogue)
             if catalogue.startswith("pwc:"):
                 yield s, _DCTERMS + "identifier", _Lit(catalogue)
+        if data.get("generic"):
+            yield s, str(KGO.generic), _Lit("true", _BOOLEAN)
         for key, prop in (("paper_count", KGO.paperCount), ("mention_count", KGO.mentionCount)):
             if (count := _int(data.get(key))) is not None:
                 yield s, str(prop), count

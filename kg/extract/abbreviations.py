@@ -67,15 +67,16 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
 @Language.factory(
     "kg_abbreviations",
     assigns=["doc._.kg_abbreviations"],
-    default_config={"max_long_form_words": 10},
+    default_config={"max_long_form_words": 10, "catalogue_key": "kg_catalogue"},
 )
-def make_abbreviation_detector(nlp: Language, name: str, max_long_form_words: int):
-    return AbbreviationDetector(max_long_form_words=max_long_form_words)
+def make_abbreviation_detector(nlp: Language, name: str, max_long_form_words: int, catalogue_key: str):
+    return AbbreviationDetector(max_long_form_words=max_long_form_words, catalogue_key=catalogue_key)
 
 
 class AbbreviationDetector:
-    def __init__(self, *, max_long_form_words: int = 10) -> None:
+    def __init__(self, *, max_long_form_words: int = 10, catalogue_key: str = "kg_catalogue") -> None:
         self.max_long_form_words = max_long_form_words
+        self.catalogue_key = catalogue_key
 
     def __call__(self, doc: Doc) -> Doc:
         found: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -100,6 +101,8 @@ class AbbreviationDetector:
             long_span = self._match(inner.text, words)
             if long_span is not None:
                 return (inner.start_char, inner.end_char, long_span.start_char, long_span.end_char)
+            if self._catalogued(doc, inner):
+                return None  # "a large language model (GPT-4)": an example of the class, not its name
             return self._named_in_parentheses(doc, i, inner)
         elif i > 0 and is_short_form(doc[i - 1].text) and len(inner) > 1:
             long_span = self._match(doc[i - 1].text, inner)
@@ -107,6 +110,11 @@ class AbbreviationDetector:
                 short = doc[i - 1]
                 return (short.idx, short.idx + len(short), long_span.start_char, long_span.end_char)
         return None
+
+    def _catalogued(self, doc: Doc, inner: Span) -> bool:
+        """``inner`` is (or lies in) a catalogue match: a known thing, so not a name given here."""
+        return any(m.start <= inner.start and inner.end <= m.end
+                   for m in doc.spans.get(self.catalogue_key, ()))
 
     @staticmethod
     def _named_in_parentheses(doc: Doc, i: int, inner: Span) -> tuple[int, int, int, int] | None:

@@ -28,7 +28,7 @@ _SYMBOLS = {
     "dots": "…", "cdots": "…", "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ",
     "epsilon": "ε", "eta": "η", "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π",
     "sigma": "σ", "tau": "τ", "phi": "φ", "ell": "ℓ", "log": "log", "min": "min",
-    "max": "max", "textasciitilde": "~", "quad": " ", "qquad": " ",
+    "max": "max", "textasciitilde": "~", "quad": " ", "qquad": " ", "sqrt": "√",
 }
 _STYLE_COMMANDS = (
     "textbf|textit|emph|texttt|textsc|textrm|textsf|text|mathbf|mathrm|mathcal|mathit|"
@@ -129,7 +129,10 @@ def clean_text(raw: str) -> CleanText:
             out.replace(match.group("escaped_char"), match.start(), match.end())
         elif kind == "command":
             name = match.group("command_name")
-            out.replace(_SYMBOLS.get(name, name), match.start(), match.end())
+            text = _SYMBOLS.get(name, name)
+            if text.isalpha() and match.end() < len(raw) and (raw[match.end()].isalnum() or raw[match.end()] == "{"):
+                text += " "  # \log T, \mathcal O: a word, not glued to what follows ("logT")
+            out.replace(text, match.start(), match.end())
         elif kind in ("bold", "italic"):
             if kind in open_marks:
                 begin = open_marks.pop(kind)

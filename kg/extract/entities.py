@@ -17,18 +17,24 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
+from kg.extract.abbreviations import is_short_form
+from kg.extract.lexicons import term_frequency
+from kg.extract.linear import LinearModel
 from kg.extract.vocabulary import Vocabulary
 from kg.ids import name_key, singular_name
 
-__all__ = ["EntityRecognizer", "is_name_like", "type_of_phrase"]
+__all__ = ["EntityRecognizer", "candidate_groups", "entity_features", "is_name_like", "type_of_phrase"]
+
+MODELS_DIR = Path(__file__).with_name("models")
 
 SIZE = re.compile(r"^\d+(?:\.\d+)?[BMKT]$|^\d+x\d+(?:\.\d+)?[BM]$", re.IGNORECASE)
 _CITATION_KEY = re.compile(r"^[a-z_]+(?:19|20)\d\d[a-z_]*$")  # he2016deep, from LaTeX sources
-_NAME_SHAPE = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]|[A-Za-z]\d|^[A-Z][a-z]+\d")
+_NAME_SHAPE = re.compile(r"[A-Z].*[A-Z]|[a-z][A-Z]|[A-Za-z]\d|^[A-Z][a-z]+-?\d")
 _LIST_GLUE = {",", "and", "or", "&", "/", ";"}
 _TECHNIQUE_HEADS = {"generation", "prediction", "decoding", "inference", "sampling", "search", "learning", "control"}
 _PHRASE_FOLLOWERS = {
@@ -37,7 +43,13 @@ _PHRASE_FOLLOWERS = {
     "settings", "accuracy", "capability", "capabilities", "model", "models", "method", "methods",
 }
 _KIND_WORDS = {"task": "Task", "metric": "Metric"}
-_NOT_IN_NAMES = set("()[]{}=≠<>|")  # brackets, and formulas: "VDS≠0", "UO2|U"
+_KIND_ENDINGS = {
+    "Task": {"task", "tasks", "problem", "problems"},
+    "Dataset": {"dataset", "datasets", "benchmark", "benchmarks", "corpus"},
+    "Metric": {"metric", "metrics"},
+}
+_NOT_IN_NAMES = set("()[]{}=≠<>|_^√")  # brackets, and formulas: "VDS≠0", "UO2|U", "V_T", "R^n"
+_FORMULA = set("=≠<>|_^√{}−")
 _RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
@@ -47,13 +59,37 @@ _EVALUATION_WORDS = {
 PRIORITY_CATALOGUE, PRIORITY_DEFINED, PRIORITY_NAME, PRIORITY_TITLE, PRIORITY_PHRASE = 4, 3, 2, 1, 0
 
 
+_SOURCES = {PRIORITY_CATALOGUE: "catalogue", PRIORITY_DEFINED: "defined", PRIORITY_NAME: "name",
+            PRIORITY_TITLE: "title", PRIORITY_PHRASE: "phrase"}
+
+
 @dataclass
 class Candidate:
     start: int  # token indices
     end: int
     label: str | None
-    priority: int
+    priority: float
     kb_id: str = ""
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        self.source = self.source or _SOURCES.get(self.priority, "other")  # type: ignore[call-overload]
+
+
+def _names_entry(text: str, catalogue_id: str) -> bool:
+    """``text`` is the name or an alias of the catalogue entry (by name key)."""
+    from kg.extract.lexicons import catalogue_entry
+
+    entry = catalogue_entry(catalogue_id)
+    if entry is None:
+        return False
+    key = name_key(text)
+    return any(name_key(n) == key for n in (entry["name"], *entry["aliases"]))
+
+
+def _is_measurement(token: Token) -> bool:
+    """A decimal or percentage (``5.17``, ``31.5%``), never a version number (``Llama 2``)."""
+    return token.like_num and ("." in token.text or "," in token.text) or token.text in ("%",)
 
 
 def is_name_like(text: str, vocabulary: Vocabulary) -> bool:
@@ -113,6 +149,11 @@ def type_of_phrase(span: Span, vocabulary: Vocabulary) -> str | None:
         "catalogue_key": "kg_catalogue",
         "max_phrase_tokens": 5,
         "vocabulary": {"@misc": "kg.vocabulary.v1"},
+        "learned_key": "kg_learned",
+        "learned_priority": 1.5,
+        "rule_phrases": True,
+        "model": "entities.npz",
+        "threshold": 0.6,
     },
 )
 def make_entity_recognizer(
@@ -122,12 +163,22 @@ def make_entity_recognizer(
     catalogue_key: str,
     max_phrase_tokens: int,
     vocabulary: Vocabulary,
+    learned_key: str,
+    learned_priority: float,
+    rule_phrases: bool,
+    model: str,
+    threshold: float,
 ):
     return EntityRecognizer(
         spans_key=spans_key,
         catalogue_key=catalogue_key,
         max_phrase_tokens=max_phrase_tokens,
         vocabulary=vocabulary,
+        learned_key=learned_key,
+        learned_priority=learned_priority,
+        rule_phrases=rule_phrases,
+        model=model,
+        threshold=threshold,
     )
 
 
@@ -139,40 +190,132 @@ class EntityRecognizer:
         catalogue_key: str,
         max_phrase_tokens: int,
         vocabulary: Vocabulary,
+        learned_key: str = "kg_learned",
+        learned_priority: float = 1.5,
+        rule_phrases: bool = True,
+        model: str = "",
+        threshold: float = 0.6,
     ) -> None:
         self.spans_key = spans_key
         self.catalogue_key = catalogue_key
         self.max_phrase_tokens = max_phrase_tokens
         self.vocab = vocabulary
+        self.learned_key = learned_key
+        self.learned_priority = learned_priority
+        self.rule_phrases = rule_phrases
+        self.threshold = threshold
+        path = Path(model) if model and Path(model).is_file() else MODELS_DIR / model if model else None
+        self.decider = LinearModel.load(path) if path is not None and path.is_file() else None
 
     def __call__(self, doc: Doc) -> Doc:
-        self._blocked: set[str] = set()
-        self._texts = [t.text for t in doc]
-        self._spaces = [t.whitespace_ for t in doc]
-        candidates = [
-            *self._catalogue(doc),
-            *self._defined(doc),
-            *self._names(doc),
-            *self._title_phrases(doc),
-            *self._head_phrases(doc),
-        ]
-        chosen = self._non_overlapping(candidates)
-        self._type_from_context(doc, chosen)
+        chosen, learned = self.choose(doc)
+        if self.decider is not None:
+            chosen = self._decide(doc, chosen, learned)
         spans = [
             Span(doc, c.start, c.end, label=c.label or "Method", kb_id=c.kb_id) for c in chosen
         ]
         doc.spans[self.spans_key] = spans
         return doc
 
+    def choose(self, doc: Doc) -> tuple[list[Candidate], list[Candidate]]:
+        """The candidates the rules choose (typed, not overlapping) and the learned ones."""
+        self._blocked: set[str] = set()
+        self._texts = [t.text for t in doc]
+        self._spaces = [t.whitespace_ for t in doc]
+        learned = list(self._learned(doc))
+        candidates = [
+            *self._catalogue(doc),
+            *self._defined(doc),
+            *self._names(doc),
+            *self._before_dataset_heads(doc),
+            *(self._title_phrases(doc) if self.rule_phrases else ()),
+            *(self._head_phrases(doc) if self.rule_phrases else ()),
+        ]
+        by_extent = {(c.start, c.end): c.label for c in learned}
+        for c in candidates:
+            if c.label is None and (c.start, c.end) in by_extent:
+                c.label = by_extent[(c.start, c.end)]
+        candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
+        chosen = self._non_overlapping(candidates)
+        self._type_from_context(doc, chosen)
+        for c in chosen:
+            self._without_kind_word(doc, c)
+        return chosen, learned
+
     # -- candidates ---------------------------------------------------------------------
+    def _learned(self, doc: Doc):
+        for span in doc.spans.get(self.learned_key, []):
+            if any(t.text == "," or t.tag_ == "CC" for t in span[1:-1]):
+                continue  # "WinoBias and Winogender benchmarks": a list, its parts are the names
+            if span.text.count("(") != span.text.count(")") or span.text.count("[") != span.text.count("]"):
+                continue  # "KV) cache": the recogniser cut across brackets
+            if any(c in span.text for c in _FORMULA) or _CITATION_KEY.match(span.text):
+                continue  # "V1−V2ln((o2ν¯2κ)...": a formula, not a name
+            end = span.end
+            while end - span.start > 1 and _is_measurement(doc[end - 1]):
+                end -= 1  # "FID 5.17": the value is not part of the name
+            yield Candidate(span.start, end, span.label_, self.learned_priority, source="learned")
+
+    def _redefined(self, doc: Doc) -> set[str]:
+        """Catalogue acronyms the text defines as something else: ``SAM`` for sharpness-aware
+        minimization is not the catalogue's Segment Anything Model, anywhere in the text."""
+        out = set()
+        for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
+            match = self._catalogue_match(doc, s_start, s_end)
+            if match is not None and not _names_entry(doc.text[l_start:l_end], match.id_):
+                out.add(match.text)
+        return out
+
+    def _catalogue_match(self, doc: Doc, start_char: int, end_char: int) -> Span | None:
+        return next((m for m in doc.spans.get(self.catalogue_key, [])
+                     if m.start_char == start_char and m.end_char == end_char), None)
+
     def _catalogue(self, doc: Doc):
+        redefined = self._redefined(doc)
         for span in doc.spans.get(self.catalogue_key, []):
-            end, changed = span.end, False
+            if span.text in redefined:
+                continue
+            start, end = self._whole_glued_name(doc, span.start, span.end)
+            changed = (start, end) != (span.start, span.end)
             if span.label_ == "Model":
-                run_end = self._strip_suffixes(doc, span.start, self._glued_run(doc, span.start)[1])
-                end, sized = self._with_size(doc, max(end, run_end))
-                changed = sized or end != span.end
-            yield Candidate(span.start, end, span.label_, PRIORITY_CATALOGUE, "" if changed else span.id_)
+                end, sized = self._with_size(doc, self._with_variant(doc, end))
+                changed = changed or sized or end != span.end
+            yield Candidate(start, end, span.label_, PRIORITY_CATALOGUE, "" if changed else span.id_)
+
+    def _before_dataset_heads(self, doc: Doc):
+        """``the Winogender benchmark``, ``WinoBias and Winogender benchmarks``: a capitalised word
+        right before a word for datasets names one, whatever its shape."""
+        def named(token: Token) -> bool:
+            return token.is_title and token.is_alpha and len(token) > 2 and not token.is_sent_start and not token.is_stop
+
+        for token in doc[1:]:
+            if token.lower_ in self.vocab.dataset_heads:
+                i = token.i - 1
+                while i >= 0 and named(doc[i]):
+                    yield Candidate(i, i + 1, "Dataset", PRIORITY_NAME)
+                    if i >= 2 and doc[i - 1].lower_ in ("and", "or", ","):
+                        i -= 2
+                    else:
+                        break
+
+    def _whole_glued_name(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
+        """A catalogue name inside a longer hyphenated name is that name, another entity:
+        ``CIFAR-10-Warehouse``, ``OGB-LSC-PCQM4Mv1``, ``NExT-GPT`` (not ``-based`` suffixes)."""
+        texts, spaces = self._texts, self._spaces
+        first = start
+        while first >= 2 and texts[first - 1] == "-" and spaces[first - 2] == "" and spaces[first - 1] == "" and (
+            texts[first - 2][:1].isalnum() and not (doc[first - 2].is_lower and doc[first - 2].is_stop)
+        ):
+            first -= 2
+        run_end = self._glued_run(doc, first)[1]
+        last = self._strip_suffixes(doc, first, max(end, run_end))
+        return first, max(end, last)
+
+    def _with_variant(self, doc: Doc, end: int) -> int:
+        """``GPT-2 XL``, ``BERT base``, ``T5-large``: a size or variant word names a release."""
+        while end < len(doc) and doc[end].lower_ in self.vocab.model_variants and doc[end - 1].whitespace_:
+            end += 1
+        return end
 
     def _defined(self, doc: Doc):
         for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
@@ -184,7 +327,9 @@ class EntityRecognizer:
                 long[0].tag_ in ("DT", "PDT", "PRP$") or long[0].lower_ == "such"
             ):
                 long = long[1:]  # "such generative verifiers (GenRM)"
-            label = self._catalogue_label(doc, short) or type_of_phrase(long, self.vocab)
+            match = self._catalogue_match(doc, short.start_char, short.end_char)
+            label = match.label_ if match is not None and _names_entry(long.text, match.id_) else None
+            label = label or type_of_phrase(long, self.vocab)
             bold = any(l_start <= s < l_end for s, _, _ in doc._.kg_emphasis)
             if label is None and not bold and not any(t.text[:1].isupper() for t in long if t.is_alpha):
                 self._blocked.add(short.text)
@@ -192,11 +337,6 @@ class EntityRecognizer:
             yield Candidate(short.start, short.end, label, PRIORITY_DEFINED)
             yield Candidate(long.start, long.end, label, PRIORITY_DEFINED)
 
-    def _catalogue_label(self, doc: Doc, span: Span) -> str | None:
-        for match in doc.spans.get(self.catalogue_key, []):
-            if match.start == span.start and match.end == span.end:
-                return match.label_
-        return None
 
     def _naming_slots(self, doc: Doc):
         """Capitalised words where a paper names something, whatever their shape:
@@ -449,6 +589,30 @@ class EntityRecognizer:
         )
 
     # -- choice and typing ------------------------------------------------------------
+    def _decide(self, doc: Doc, chosen: list[Candidate], learned: list[Candidate]) -> list[Candidate]:
+        """The learned last word: per name, keep it (with the type it gives) or drop it."""
+        kept = []
+        for group in candidate_groups(doc, chosen).values():
+            p = self.decider.probabilities(entity_features(doc, group, learned, self.vocab))
+            none = self.decider.classes.index("none")
+            if p[none] >= self.threshold:
+                continue
+            p[none] = -1.0
+            label = self.decider.classes[int(p.argmax())]
+            for c in group:
+                c.label = label
+            kept += group
+        return sorted(kept, key=lambda c: c.start)
+
+
+    def _generic(self, doc: Doc, candidate: Candidate) -> bool:
+        """A generic class (``language model``, ``deep neural network``) is not an entity, unless
+        the text gives it an acronym (``large language models (LLMs)``): then it names a family."""
+        text = doc[candidate.start:candidate.end].text
+        return (candidate.priority < PRIORITY_DEFINED and self.vocab.is_generic_phrase(text)
+                and not self.vocab.is_family(text))
+
+
     @staticmethod
     def _non_overlapping(candidates: list[Candidate]) -> list[Candidate]:
         """Stronger first, then longer; a descriptive phrase containing a catalogue match
@@ -473,7 +637,37 @@ class EntityRecognizer:
             chosen.append(c)
         return sorted(chosen, key=lambda c: c.start)
 
+    def _without_kind_word(self, doc: Doc, c: Candidate) -> None:
+        """``language modeling tasks`` is the task ``language modeling``; ``the Plink dataset``
+        the dataset ``Plink``: a trailing word saying what kind of thing it is, is not its name."""
+        kinds = _KIND_ENDINGS.get(c.label or "", ())
+        if c.end - c.start > 1 and doc[c.end - 1].lower_ in kinds and doc[c.end - 2].text != "-":
+            if c.label != "Dataset" or any(ch.isupper() or ch.isdigit() for ch in doc[c.start:c.end - 1].text):
+                c.end -= 1
+                c.kb_id = c.kb_id if c.source == "catalogue" else ""
+
+    def _described_as(self, doc: Doc, c: Candidate) -> str | None:
+        """Strong cues that override a guessed type: ``X dataset``, ``X, a question-answering
+        dataset``, ``X, a novel framework``."""
+        if c.end < len(doc) and doc[c.end].lower_ in self.vocab.dataset_heads:
+            return "Dataset"
+        if c.end + 2 < len(doc) and doc[c.end].text == "," and doc[c.end + 1].lower_ in ("a", "an"):
+            end = c.end + 2
+            while end < len(doc) and end - c.end < 9 and (
+                not doc[end].is_punct or (doc[end].text == "-" and not doc[end - 1].whitespace_)
+            ):
+                if doc[end].lower_ in ("that", "which", "for", "to", "of", "with", "on", "in", "by"):
+                    break
+                end += 1
+            kind = type_of_phrase(doc[c.end + 2:end], self.vocab) if end > c.end + 2 else None
+            if kind in ("Dataset", "Method"):
+                return kind
+        return None
+
     def _type_from_context(self, doc: Doc, chosen: list[Candidate]) -> None:
+        for c in chosen:
+            if c.source in ("name", "learned", "title") and not c.kb_id:
+                c.label = self._described_as(doc, c) or c.label
         known_before = {id(c) for c in chosen if c.label}
         for c in chosen:
             if c.label:
@@ -505,6 +699,11 @@ class EntityRecognizer:
                 for c in group:
                     if c.label is None:
                         c.label = label
+            datasets = [c for c in group if c.label == "Dataset" and (c.kb_id or self._described_as(doc, c))]
+            if datasets:  # "the WinoBias and Winogender benchmarks"
+                for c in group:
+                    if c.source in ("name", "learned") and not c.kb_id:
+                        c.label = "Dataset"
         for c in chosen:
             c.label = c.label or "Method"
 
@@ -523,3 +722,73 @@ class EntityRecognizer:
             group = [c]
         if len(group) > 1:
             yield group
+
+
+def candidate_groups(doc: Doc, chosen: list[Candidate]) -> dict[str, list[Candidate]]:
+    """Chosen candidates by name (one entity of the paper per name key)."""
+    groups: dict[str, list[Candidate]] = {}
+    for c in chosen:
+        groups.setdefault(name_key(doc[c.start:c.end].text), []).append(c)
+    return groups
+
+
+def _bucket(n: int, edges: tuple[int, ...]) -> str:
+    return next((str(e) for e in edges if n <= e), f">{edges[-1]}")
+
+
+def entity_features(doc: Doc, group: list[Candidate], learned: list[Candidate], vocabulary: Vocabulary) -> list[str]:
+    """What speaks for and against one named candidate being an entity, and of which type."""
+    first = group[0]
+    span = doc[first.start:first.end]
+    text = span.text
+    words = [t.lower_ for t in span]
+    learned_at = {(c.start, c.end): c.label for c in learned}
+    feats = [f"label={first.label}", f"tokens={_bucket(len(span), (1, 2, 3, 4))}",
+             f"mentions={_bucket(len(group), (1, 2, 4))}"]
+    feats += sorted({f"source={c.source}" for c in group})
+    feats += sorted({f"source={c.source}|{c.label}" for c in group})
+    ner = {learned_at.get((c.start, c.end)) for c in group} - {None}
+    feats += [f"ner={label}" for label in sorted(ner)] or ["ner=none"]
+    if any(c.kb_id for c in group):
+        feats.append(f"catalogue|{first.label}")
+    if first.priority >= PRIORITY_CATALOGUE and not first.kb_id:
+        feats.append(f"catalogue-inside|{first.label}")  # BERT-base, CIFAR-10-Warehouse
+    if SIZE.search(text.rsplit("-", 1)[-1].rsplit(" ", 1)[-1]) or (
+        words[-1] in vocabulary.model_variants and len(words) > 1
+    ):
+        feats.append("sized")  # GPT-2 XL, Llama-2-7B: a released model
+    letters = [ch for ch in text if ch.isalpha()]
+    if is_short_form(text.replace(" ", "")) and sum(ch.isupper() for ch in letters) * 2 >= len(letters):
+        feats.append("shape=acronym")
+    elif text[:1].isupper():
+        feats.append("shape=capital" if all(t.text[:1].isupper() or not t.is_alpha for t in span) else "shape=first-capital")
+    else:
+        feats.append("shape=lower")
+    if any(c.isdigit() for c in text):
+        feats.append("shape=digit")
+    if not any(c.isalpha() for c in text):
+        feats.append("shape=no-letters")
+    if "://" in text or "/" in text:
+        feats.append("shape=slash")
+    if any(t.is_stop for t in span):
+        feats.append("has-stopword")
+    feats += [f"head={words[-1]}", f"head={words[-1]}|{first.label}", f"first={words[0]}"]
+    if len(words) == 1:
+        feats.append(f"word={words[0]}")
+    if span[0].tag_:
+        feats.append(f"first_tag={span[0].tag_}")
+        feats.append(f"head_tag={span[-1].tag_}")
+    if vocabulary.is_generic_phrase(text) or vocabulary.is_family(text):
+        feats.append("generic")
+    df = _bucket(term_frequency(text), (0, 9, 49, 199))
+    feats += [f"field_df={df}", f"field_df={df}|{first.label}"]
+    title = doc._.kg_title.lower() if doc.has_extension("kg_title") else ""
+    if title and text.lower() in title:
+        feats.append("in_title")
+    for c in group[:2]:
+        if c.start > 0:
+            feats.append(f"prev={doc[c.start - 1].lower_}")
+        if c.end < len(doc):
+            feats.append(f"next={doc[c.end].lower_}")
+            feats.append(f"next={doc[c.end].lower_}|{first.label}")
+    return sorted(set(feats))

@@ -26,7 +26,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from kg.extract import abbreviations, entities, pos, proposals, relations, results, tokenizer  # noqa: F401  (registrations)
+from kg.extract import abbreviations, entities, learned, pos, proposals, relations, results, tokenizer  # noqa: F401  (registrations)
 from kg.extract.clean import CleanText, clean_text, find_urls
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
@@ -40,7 +40,7 @@ __all__ = [
 MAX_ABSTRACT_CHARS = 100_000
 
 DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
-_OWN_COMPONENTS = ("kg_catalogue", "kg_catalogue_exact")
+_OWN_COMPONENTS = ("kg_catalogue", "kg_catalogue_exact", "kg_learned_entities")
 _SIZE_IN_PARENS = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])\s*\)", re.IGNORECASE)
 _SIZE_AFTER_SPACE = re.compile(r"\s+(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])$", re.IGNORECASE)
 
@@ -96,6 +96,7 @@ def extract_papers(papers: Iterable[Paper], nlp: Language, *, batch_size: int = 
             clean = clean_text(paper.abstract[:MAX_ABSTRACT_CHARS])
             doc = nlp.make_doc(clean.text)
             doc._.kg_emphasis = clean.emphasis
+            doc._.kg_title = paper.title or ""
             yield doc, (paper, clean)
 
     for doc, (paper, clean) in nlp.pipe(docs(), as_tuples=True, batch_size=batch_size):
@@ -160,7 +161,7 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
                 mentions=mentions,
                 proposed=is_proposed,
                 aliases=sorted({n for n in names if n != name}),
-                catalogue_id=next((s.kb_id_ for s in members if s.kb_id_), None),
+                catalogue_id=next((s.kb_id_ for s in members if s.kb_id_ and name_key(display_name(s.text)) in (key, name_key(name))), None),
             )
         )
 

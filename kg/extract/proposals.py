@@ -15,13 +15,23 @@ Proposed spans are copied to ``doc.spans[proposed_key]``.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.abbreviations import is_short_form
 from kg.extract.entities import is_name_like, type_of_phrase
+from kg.extract.lexicons import term_frequency
+from kg.extract.linear import LinearModel
 from kg.extract.vocabulary import Vocabulary
+from kg.ids import name_key
 
-__all__ = ["ProposalFinder"]
+__all__ = ["ProposalFinder", "proposal_features"]
+
+MODELS_DIR = Path(__file__).with_name("models")
+if not Doc.has_extension("kg_title"):
+    Doc.set_extension("kg_title", default="")
 
 _SUBJECTS = {"we", "paper", "work", "study", "article", "i"}
 _APPOSITION_ARTICLES = {"a", "an", "the"}
@@ -37,13 +47,17 @@ _PRETRAINED = {"language", "foundation", "pretrained", "pre-trained", "vision-la
         "proposed_key": "kg_proposed",
         "window": 14,
         "vocabulary": {"@misc": "kg.vocabulary.v1"},
+        "model": "proposals.npz",
+        "threshold": 0.45,
     },
 )
 def make_proposal_finder(
-    nlp: Language, name: str, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary
+    nlp: Language, name: str, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary,
+    model: str, threshold: float,
 ):
     return ProposalFinder(
-        spans_key=spans_key, proposed_key=proposed_key, window=window, vocabulary=vocabulary
+        spans_key=spans_key, proposed_key=proposed_key, window=window, vocabulary=vocabulary,
+        model=model, threshold=threshold,
     )
 
 
@@ -54,22 +68,21 @@ def _reduced_relative(words: Span, i: int) -> bool:
 
 
 class ProposalFinder:
-    def __init__(self, *, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary):
+    def __init__(self, *, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary,
+                 model: str = "", threshold: float = 0.45):
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.window = window
         self.vocab = vocabulary
+        self.threshold = threshold
+        path = Path(model) if model and Path(model).is_file() else MODELS_DIR / model if model else None
+        self.classifier = LinearModel.load(path) if path is not None and path.is_file() else None
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))
-        proposed: dict[int, str | None] = {}  # entity index -> type from its description
-        for index, ent in enumerate(entities):
-            if ent.kb_id_ or not self._nameable(ent):
-                continue
-            described = self._proposal_type(doc, ent, entities)
-            if described is not False:
-                proposed[index] = described
-        self._through_acronyms(doc, entities, proposed)
+        proposed, reasons = self._by_patterns(doc, entities)
+        if self.classifier is not None:
+            proposed = self._decide(doc, entities, proposed, reasons)
         relabeled = []
         for index, ent in enumerate(entities):
             label = proposed.get(index) or ent.label_
@@ -78,18 +91,42 @@ class ProposalFinder:
         doc.spans[self.proposed_key] = [relabeled[i] for i in sorted(proposed)]
         return doc
 
+    def _by_patterns(self, doc: Doc, entities: list[Span]) -> tuple[dict[int, str | None], dict[int, str]]:
+        """Entity index -> the type its description gives (or None), and the pattern that fired."""
+        proposed: dict[int, str | None] = {}
+        reasons: dict[int, str] = {}
+        for index, ent in enumerate(entities):
+            if ent.kb_id_ or not self._nameable(ent):
+                continue
+            found = self._proposal_type(doc, ent, entities)
+            if found is not False:
+                proposed[index], reasons[index] = found
+        self._through_acronyms(doc, entities, proposed, reasons)
+        return proposed, reasons
+
+    def _decide(self, doc: Doc, entities: list[Span], proposed: dict, reasons: dict) -> dict[int, str | None]:
+        """The learned decision: per name, the patterns' evidence and its context -> proposed or not."""
+        decided: dict[int, str | None] = {}
+        for indices in _by_name(entities).values():
+            features = proposal_features(doc, entities, indices, reasons, self.vocab)
+            if self.classifier.probability(features, "proposed") >= self.threshold:
+                kind = next((proposed[i] for i in indices if proposed.get(i)), None)
+                decided.update({i: kind for i in indices})
+        return decided
+
     def _nameable(self, ent: Span) -> bool:
         return is_name_like(ent.text, self.vocab) or ent.text[:1].isupper()
 
     def _proposal_type(self, doc: Doc, ent: Span, entities: list[Span]):
-        """False when ``ent`` is not proposed, else the type its description gives (or None)."""
+        """False when no pattern proposes ``ent``, else (the type its description gives or None,
+        the pattern)."""
         sent = ent.sent
         before = doc[max(sent.start, ent.start - self.window) : ent.start]
         lowers = [t.lower_ for t in before]
         description = self._description(doc, ent)
         has_subject = any(t.lower_ in _SUBJECTS for t in sent)
         if before and before[-1].lower_ in self.vocab.naming_words:
-            return self._described_by_preceding(doc, ent) or description
+            return self._described_by_preceding(doc, ent) or description, "naming"
         verb_positions = [
             i for i, w in enumerate(lowers)
             if w in self.vocab.propose_verbs and not _reduced_relative(before, i)
@@ -100,13 +137,14 @@ class ProposalFinder:
                 t.lower_ in ("that", "which", "whether", "how") for t in span_after_verb
             ):
                 if not self._other_entity_between(doc, span_after_verb, ent, entities):
-                    return description or self._described_by_preceding(doc, ent)
+                    return description or self._described_by_preceding(doc, ent), "verb"
         if lowers[-2:] in (["our", "proposed"], ["our", "resulting"], ["our", "new"]):
-            return description
+            return description, "our"
         if description and (ent.start == sent.start or lowers[-1:] == ["("]) and has_subject:
-            return description
+            return description, "apposition"
         if ent.start == 0 and ent.end < len(doc) and doc[ent.end].lower_ == "is":
-            return self._description_after(doc, ent.end + 1, released=True) or False
+            described = self._description_after(doc, ent.end + 1, released=True)
+            return (described, "opening") if described else False
         return False
 
     @staticmethod
@@ -161,7 +199,7 @@ class ProposalFinder:
             return "Method"
         return None
 
-    def _through_acronyms(self, doc: Doc, entities: list[Span], proposed: dict) -> None:
+    def _through_acronyms(self, doc: Doc, entities: list[Span], proposed: dict, reasons: dict) -> None:
         """Propagate between an acronym and its long form; and treat bold-letter acronyms."""
         bold = {(s, e) for s, e, kind in doc._.kg_emphasis if kind == "bold"}
         by_char = {(e.start_char, e.end_char): i for i, e in enumerate(entities)}
@@ -173,13 +211,17 @@ class ProposalFinder:
             long_has_bold = any(l_start <= s < l_end for s, _ in bold)
             if long is not None and long in proposed:
                 proposed.setdefault(short, proposed[long])
+                reasons.setdefault(short, "acronym")
             elif long_has_bold and l_end - l_start > s_end - s_start:
                 proposed.setdefault(short, None)
+                reasons.setdefault(short, "bold")
             if short in proposed:
                 if long is not None:
                     proposed[long] = proposed[short]
+                    reasons.setdefault(long, "acronym")
             elif long is not None and self._long_form_proposed(doc, entities[long]):
                 proposed[short] = proposed[long] = None
+                reasons[short] = reasons[long] = "long-form"
 
     def _long_form_proposed(self, doc: Doc, long: Span) -> bool:
         before = doc[max(long.sent.start, long.start - 6) : long.start]
@@ -201,3 +243,72 @@ class ProposalFinder:
             if s <= start < e or start <= s < end:
                 return i
         return None
+
+
+def _by_name(entities: list[Span]) -> dict[str, list[int]]:
+    groups: dict[str, list[int]] = {}
+    for i, ent in enumerate(entities):
+        groups.setdefault(name_key(ent.text), []).append(i)
+    return groups
+
+
+def _mostly_capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.isupper() for c in letters) * 2 >= len(letters)
+
+
+def _bucket(n: int, edges: tuple[int, ...]) -> str:
+    for edge in edges:
+        if n <= edge:
+            return str(edge)
+    return f">{edges[-1]}"
+
+
+def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reasons: dict[int, str],
+                      vocabulary: Vocabulary) -> list[str]:
+    """What speaks for and against the paper proposing the entity named by ``entities[indices]``."""
+    spans = [entities[i] for i in indices]
+    first = spans[0]
+    text = first.text
+    feats = [f"type={first.label_}", f"mentions={_bucket(len(spans), (1, 2, 4))}",
+             f"tokens={_bucket(len(first), (1, 2, 3))}"]
+    feats += sorted({f"rule={reasons[i]}" for i in indices if i in reasons}) or ["rule=none"]
+    feats += [f"rule={reasons[i]}|{first.label_}" for i in indices[:1] if i in reasons]
+    if any(s.kb_id_ for s in spans):
+        feats.append("catalogue")
+    if is_short_form(text.replace(" ", "")) and _mostly_capitals(text):
+        feats.append("shape=acronym")
+    elif text[:1].isupper():
+        feats.append("shape=capital")
+    else:
+        feats.append("shape=lower")
+    if any(c.isdigit() for c in text):
+        feats.append("shape=digit")
+    if any(c.isupper() for c in text[1:]) and any(c.islower() for c in text):
+        feats.append("shape=mixed")
+    if vocabulary.is_generic_phrase(text) or vocabulary.is_family(text):
+        feats.append("generic")
+    feats.append(f"field_df={_bucket(term_frequency(text), (0, 9, 49))}")
+    title = doc._.kg_title.lower()
+    if title and text.lower() in title:
+        feats += ["in_title", f"in_title|{'start' if title.startswith(text.lower()) else 'inside'}"]
+    sentences = sorted({s.sent.start for s in spans})
+    starts = [sent.start for sent in doc.sents]
+    index = sum(1 for start in starts if start < sentences[0])
+    position = "short-text" if len(starts) <= 2 else _bucket(index, (0, 1, 2))
+    feats.append(f"first_sent={position}")
+    if first.sent.start == sentences[0] and {t.lower_ for t in first.sent} & {"we", "our", "this"} and (
+        {t.lower_ for t in first.sent} & vocabulary.propose_verbs
+    ):
+        feats.append(f"first_sent={position}|we_propose")
+    for span in spans[:3]:
+        before = [t.lower_ for t in doc[max(span.sent.start, span.start - 3):span.start]]
+        after = [t.lower_ for t in doc[span.end:min(span.sent.end, span.end + 2)]]
+        feats += [f"prev={w}" for w in before[-1:]] + [f"prev2={' '.join(before[-2:])}"]
+        feats += [f"next={w}" for w in after[:1]] + [f"next2={' '.join(after)}"]
+        words = {t.lower_ for t in span.sent}
+        if words & {"we", "our", "this"} and words & vocabulary.propose_verbs:
+            feats.append("sent=we_propose")
+        elif words & {"we", "our"}:
+            feats.append("sent=we")
+    return sorted(set(feats))

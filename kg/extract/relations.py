@@ -1,136 +1,201 @@
-"""Relations between the entities of one sentence, read off trigger words and types.
+"""Relations between the entities of an abstract, decided by a learned classifier over entity pairs.
 
-=============== ======================================= ==========================
-predicate       trigger (between or before the pair)    subject -> object types
-=============== ======================================= ==========================
-compared_with   outperforms, surpasses, compared with   Method/Model -> Method/Model
-extends         extends, builds on, variant of          Method/Model -> Method/Model
-uses            using, leverages, based on, via         Method/Model -> Method/Model/Dataset
-evaluated_on    evaluate, experiments, results, on      Method/Model -> Dataset
-applied_to      for, to, on, applied to                 Method/Model -> Task
-measured_by     in terms of, measured by, (same clause) Dataset/Task/Method -> Metric
-=============== ======================================= ==========================
+=============== ============================================ ==========================
+predicate       meaning                                      subject -> object types
+=============== ============================================ ==========================
+compared_with   compared with, outperforms, matches          Method/Model -> Method/Model
+extends         extends, generalises, is a variant of        Method/Model -> Method/Model
+uses            uses, builds on, is trained on               Method/Model -> Method/Model/Dataset
+evaluated_on    experiments or results on                    Method/Model -> Dataset
+applied_to      addresses, is applied to                     Method/Model -> Task
+measured_by     evaluated by a metric                        Method/Model/Dataset/Task -> Metric
+=============== ============================================ ==========================
 
-The subject of a sentence about *we* / *our method* / *experiments* is the
-paper's proposed entity when it has one. Relations are stored as character
-offsets (clean text) in ``doc._.kg_relations``:
+Candidates are the ordered pairs of entities of one sentence whose types fit a
+predicate, plus the paper's proposed entity paired with the entities of every
+sentence (``we evaluate on X`` is about the proposal even where it is not
+named). Each candidate is described by :func:`pair_features`: the two types,
+the words between, trigger words of each predicate (``outperforms``,
+``evaluated on``, ``based on``), distance, order and whether the subject is
+the proposal. A :class:`~kg.extract.linear.LinearModel` trained on annotated
+abstracts (``kg train-linear relations``) gives each candidate a predicate or
+none; a pair stated in several sentences keeps its most probable reading.
+
+Relations are stored as character offsets (clean text) in ``doc._.kg_relations``:
 ``[(subj_start, subj_end, predicate, obj_start, obj_end, ev_start, ev_end), ...]``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-__all__ = ["RelationFinder"]
+from kg.extract.linear import LinearModel
+from kg.extract.vocabulary import default_vocabulary, is_generic_class
+
+__all__ = ["RelationFinder", "pair_candidates", "pair_features", "OBJECT_TYPES", "SUBJECT_TYPES"]
 
 if not Doc.has_extension("kg_relations"):
     Doc.set_extension("kg_relations", default=[])
 
-_ACTORS = {"Method", "Model"}
-_COMPARE = {
-    "outperform", "outperforms", "outperforming", "outperformed", "surpass", "surpasses",
-    "surpassing", "beat", "beats", "beating", "versus", "vs", "vs.", "than", "rival", "rivals",
-    "rivaling", "compared", "comparing", "compare", "exceeds", "exceed",
+MODELS_DIR = Path(__file__).with_name("models")
+_ACTORS = ("Method", "Model")
+SUBJECT_TYPES = {
+    "compared_with": _ACTORS, "extends": _ACTORS, "uses": _ACTORS, "evaluated_on": _ACTORS,
+    "applied_to": _ACTORS, "measured_by": ("Method", "Model", "Dataset", "Task"),
 }
-_EXTEND = {
-    "extend", "extends", "extending", "extended", "generalize", "generalizes", "generalise",
-    "generalises", "variant", "upon", "inspired", "improves", "improving",
+OBJECT_TYPES = {
+    "compared_with": _ACTORS, "extends": _ACTORS, "uses": ("Method", "Model", "Dataset"),
+    "evaluated_on": ("Dataset",), "applied_to": ("Task",), "measured_by": ("Metric",),
 }
-_USE = {
-    "use", "uses", "using", "used", "leverage", "leverages", "leveraging", "employ", "employs",
-    "employing", "based", "built", "via", "adopt", "adopts", "utilize", "utilizes", "utilizing",
-    "incorporate", "incorporates", "incorporating", "combining", "combines", "with", "through",
+TRIGGERS = {
+    "compare": {"outperform", "outperforms", "outperforming", "outperformed", "surpass", "surpasses",
+                "surpassing", "beat", "beats", "versus", "vs", "vs.", "than", "rival", "rivals", "compared",
+                "comparing", "compare", "exceeds", "exceed", "over", "matches", "match", "competitive"},
+    "extend": {"extend", "extends", "extending", "extended", "generalize", "generalizes", "generalise",
+               "generalises", "variant", "upon", "inspired", "special", "case", "family", "such", "e.g.",
+               "including", "like", "class", "form", "version", "improves", "improving"},
+    "use": {"use", "uses", "using", "used", "leverage", "leverages", "leveraging", "employ", "employs",
+            "employing", "based", "built", "via", "adopt", "adopts", "utilize", "utilizes", "utilizing",
+            "incorporate", "incorporates", "incorporating", "combining", "combines", "with", "through",
+            "trained", "pretrained", "pre-trained", "backbone", "on", "integrates", "integrating"},
+    "evaluate": {"evaluate", "evaluates", "evaluated", "evaluating", "evaluation", "evaluations",
+                 "experiment", "experiments", "results", "benchmark", "benchmarks", "test", "tested",
+                 "validate", "validated", "demonstrate", "demonstrates", "achieves", "achieve",
+                 "achieving", "on", "across", "datasets", "dataset"},
+    "apply": {"for", "to", "in", "applied", "apply", "applies", "tackle", "tackles", "address",
+              "addresses", "solve", "solves", "solving", "task", "tasks", "problem", "problems"},
+    "measure": {"terms", "measured", "measure", "metric", "metrics", "of", "by", "score", "improves",
+                "improvement", "higher", "lower", "reduces", "achieves", "%"},
 }
-_EVALUATE = {
-    "evaluate", "evaluates", "evaluated", "evaluating", "evaluation", "evaluations", "experiment",
-    "experiments", "results", "benchmark", "benchmarks", "test", "tested", "validate",
-    "validated", "demonstrate", "demonstrates", "achieves", "achieve", "achieving", "on", "across",
-}
-_APPLY = {"for", "to", "on", "in", "applied", "apply", "applies", "tackle", "tackles", "address", "addresses"}
-_MEASURE = {"terms", "measured", "measure", "metric", "metrics", "in", "of", "by", "with"}
-_WE = {"we", "our", "ours", "experiments", "experiment", "results", "evaluations", "method", "approach", "framework"}
+_WE = {"we", "our", "ours", "this"}
+_VOCABULARY = default_vocabulary()
+
+
+def _fits(subject: str, obj: str) -> bool:
+    return any(subject in SUBJECT_TYPES[p] and obj in OBJECT_TYPES[p] for p in SUBJECT_TYPES)
+
+
+def _bucket(n: int) -> str:
+    return "0" if n <= 0 else "1" if n == 1 else "2" if n == 2 else "3-5" if n <= 5 else "6-10" if n <= 10 else ">10"
+
+
+def pair_candidates(doc: Doc, entities: list[Span], main: Span | None) -> Iterator[tuple[Span, Span, Span, bool]]:
+    """(subject, object, sentence, virtual) for every pair worth a decision; ``virtual``:
+    the subject is the proposal, named elsewhere in the abstract."""
+    for sent in doc.sents:
+        inside = [e for e in entities if sent.start <= e.start and e.end <= sent.end]
+        for a in inside:
+            for b in inside:
+                if a is not b and a.text.lower() != b.text.lower() and _fits(a.label_, b.label_):
+                    yield a, b, sent, False
+        if main is not None and not any(e.text.lower() == main.text.lower() for e in inside):
+            for b in inside:
+                if _fits(main.label_, b.label_):
+                    yield main, b, sent, True
+
+
+def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, proposed: set[tuple[int, int]]) -> list[str]:
+    """The features of one candidate pair (subject ``a``, object ``b``) in ``sent``."""
+    types = f"{a.label_}>{b.label_}"
+    words = [t.lower_ for t in sent]
+    feats = [f"types={types}", f"obj={b.label_}", f"subj={a.label_}"]
+    if virtual:
+        between = [t.lower_ for t in doc[sent.start:b.start]]
+        feats += ["virtual", f"virtual|{types}"]
+    else:
+        first, second = (a, b) if a.start < b.start else (b, a)
+        between = [t.lower_ for t in doc[first.end:second.start]]
+        order = "ab" if a.start < b.start else "ba"
+        feats += [f"order={order}", f"order={order}|{types}", f"dist={_bucket(len(between))}",
+                  f"dist={_bucket(len(between))}|{types}"]
+        if first.end < len(doc):
+            feats.append(f"after1={doc[first.end].lower_}")
+        if second.start > 0:
+            feats.append(f"before2={doc[second.start - 1].lower_}|{types}")
+        if len(between) <= 12:
+            feats += [f"btw={w}" for w in set(between) if w.isalpha() or w in ",;(:"]
+        if "," in between or "and" in between:
+            feats.append(f"list|{types}")
+    if b.start > 0:
+        feats.append(f"before_obj={doc[b.start - 1].lower_}")
+        feats.append(f"before_obj={doc[b.start - 1].lower_}|{types}")
+    for name, triggers in TRIGGERS.items():
+        if triggers & set(between):
+            feats += [f"trig_btw={name}", f"trig_btw={name}|{types}"]
+        if triggers & set(words):
+            feats.append(f"trig_sent={name}|{types}")
+            if virtual:
+                feats.append(f"virtual|trig_sent={name}|{types}")
+    if _WE & set(words):
+        feats += ["sent_we", f"sent_we|{types}"] + ([f"virtual|sent_we|{types}"] if virtual else [])
+    title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
+    if title and b.text.lower() in title:
+        feats.append(f"b_in_title|{types}")
+    if (a.start_char, a.end_char) in proposed:
+        feats += ["a_proposed", f"a_proposed|{types}"]
+    if (b.start_char, b.end_char) in proposed:
+        feats.append("b_proposed")
+    if a.kb_id_:
+        feats.append("a_catalogue")
+    if _VOCABULARY.is_generic_phrase(a.text) or _VOCABULARY.is_family(a.text) or is_generic_class(a.text, ()):
+        feats += ["a_generic", f"a_generic|{types}"]
+    if b.kb_id_:
+        feats.append("b_catalogue")
+    return feats
 
 
 @Language.factory(
     "kg_relations",
     assigns=["doc._.kg_relations"],
     requires=["doc.spans"],
-    default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed"},
+    default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "relations.npz",
+                    "threshold": 0.5},
 )
-def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str):
-    return RelationFinder(spans_key=spans_key, proposed_key=proposed_key)
+def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
+                         threshold: float):
+    return RelationFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold)
 
 
 class RelationFinder:
-    def __init__(self, *, spans_key: str, proposed_key: str) -> None:
+    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "relations.npz",
+                 threshold: float = 0.5) -> None:
         self.spans_key = spans_key
         self.proposed_key = proposed_key
+        self.threshold = threshold
+        self.model_path = Path(model) if Path(model).is_file() else MODELS_DIR / model
+        self._model: LinearModel | None = None
+
+    @property
+    def classifier(self) -> LinearModel:
+        if self._model is None:
+            if not self.model_path.is_file():
+                raise ValueError(f"kg_relations: no model at {self.model_path} (train one: kg train-linear)")
+            self._model = LinearModel.load(self.model_path)
+        return self._model
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))
-        proposed = list(doc.spans.get(self.proposed_key, []))
-        main = next((p for p in proposed if p.label_ in _ACTORS), proposed[0] if proposed else None)
-        found: dict[tuple, tuple] = {}
-        for sent in doc.sents:
-            in_sent = [e for e in entities if sent.start <= e.start and e.end <= sent.end]
-            for subj, pred, obj in self._sentence(sent, in_sent, main):
-                if subj.text.lower() == obj.text.lower():
-                    continue
-                key = (subj.start_char, subj.end_char, pred, obj.start_char, obj.end_char)
-                found.setdefault(key, (*key, sent.start_char, sent.end_char))
-        doc._.kg_relations = list(found.values())
-        return doc
-
-    def _sentence(self, sent: Span, ents: list[Span], main: Span | None):
-        words = [t.lower_ for t in sent]
-        actors = [e for e in ents if e.label_ in _ACTORS]
-        subject = self._subject(sent, actors, main, set(words))
-        for obj in ents:
-            if subject is None or obj.start == subject.start:
+        proposed_spans = list(doc.spans.get(self.proposed_key, []))
+        main = next((p for p in proposed_spans if p.label_ in _ACTORS), proposed_spans[0] if proposed_spans else None)
+        proposed = {(p.start_char, p.end_char) for p in proposed_spans}
+        best: dict[tuple[str, str, str], tuple[float, tuple]] = {}
+        classes = self.classifier.classes
+        for a, b, sent, virtual in pair_candidates(doc, entities, main):
+            probabilities = self.classifier.probabilities(pair_features(doc, a, b, sent, virtual, proposed))
+            if probabilities[classes.index("none")] >= self.threshold:
                 continue
-            between = self._between(sent, subject, obj)
-            if obj.label_ in _ACTORS:
-                if between & _COMPARE:
-                    yield subject, "compared_with", obj
-                elif between & _EXTEND:
-                    yield subject, "extends", obj
-                elif between & _USE:
-                    yield subject, "uses", obj
-            elif obj.label_ == "Dataset":
-                if set(words) & _EVALUATE or between & _EVALUATE:
-                    yield subject, "evaluated_on", obj
-                elif between & _USE:
-                    yield subject, "uses", obj
-            elif obj.label_ == "Task" and between & _APPLY:
-                yield subject, "applied_to", obj
-        metrics = [e for e in ents if e.label_ == "Metric"]
-        measured = [e for e in ents if e.label_ in ("Dataset", "Task")] or (
-            [subject] if subject is not None else []
-        )
-        for metric in metrics:
-            for thing in measured:
-                if set(words) & _MEASURE:
-                    yield thing, "measured_by", metric
-
-    @staticmethod
-    def _subject(sent: Span, actors: list[Span], main: Span | None, words: set[str]):
-        if main is not None:
-            for actor in actors:
-                if actor.text.lower() == main.text.lower():
-                    return actor
-            if words & _WE:
-                return main
-        return actors[0] if actors else None
-
-    @staticmethod
-    def _between(sent: Span, a: Span, b: Span) -> set[str]:
-        doc = sent.doc
-        if a.doc is not doc or not (sent.start <= a.start < sent.end):
-            start, end = sent.start, b.start
-        elif a.end <= b.start:
-            start, end = a.end, b.start
-        else:
-            start, end = b.end, a.start
-            return {t.lower_ for t in doc[max(sent.start, start - 1) : end]} & _USE
-        return {t.lower_ for t in doc[start:end]}
+            fitting = [(p, c) for p, c in zip(probabilities, classes)
+                       if c != "none" and a.label_ in SUBJECT_TYPES[c] and b.label_ in OBJECT_TYPES[c]]
+            if not fitting:
+                continue
+            p, predicate = max(fitting)
+            key = (a.text.lower(), predicate, b.text.lower())
+            if key not in best or p > best[key][0]:
+                best[key] = (p, (a.start_char, a.end_char, predicate, b.start_char, b.end_char,
+                                 sent.start_char, sent.end_char))
+        doc._.kg_relations = sorted(found for _, found in best.values())
+        return doc

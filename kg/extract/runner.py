@@ -39,10 +39,12 @@ _log = logging.getLogger(__name__)
 
 @lru_cache(maxsize=8)
 def fingerprint_files(config: str | None = None) -> list[Path]:
-    """The files extraction depends on: the config, kg.extract's code and lexicons, and the
-    kg modules it imports (names and ids are made in ``kg/ids.py``)."""
+    """The files extraction depends on: the config, kg.extract's code, lexicons and learned
+    models (``models/*.npz``, the recogniser in ``models/entities``), and the kg modules it
+    imports (names and ids are made in ``kg/ids.py``)."""
     files = [Path(config or DEFAULT_CONFIG)]
-    files += sorted(p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".cfg", ".jsonl"))
+    files += sorted(p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".cfg", ".jsonl", ".npz", ".gz", ".tsv"))
+    files += sorted(p for p in (_PACKAGE_DIR / "models" / "entities").rglob("*") if p.is_file())
     files += [_PACKAGE_DIR.parent / name for name in ("ids.py", "types.py")]
     return files
 

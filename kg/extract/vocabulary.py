@@ -9,10 +9,13 @@ config can swap them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from spacy.util import registry
 
-__all__ = ["Vocabulary", "default_vocabulary"]
+from kg.ids import name_key
+
+__all__ = ["Vocabulary", "default_vocabulary", "is_generic_class"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -35,9 +38,51 @@ class Vocabulary:
     propose_verbs: frozenset[str]
     naming_words: frozenset[str]
     adjective_endings: tuple[str, ...] = field(default=())
+    generic_class_heads: frozenset[str] = frozenset()
+    generic_class_modifiers: frozenset[str] = frozenset()
+    generic_families: frozenset[str] = frozenset()
+    model_variants: frozenset[str] = frozenset()
+
+    def is_family(self, name: str) -> bool:
+        """A generic class that research treats as one family and names as such (``LLM``,
+        ``MLLM``; the annotation guidelines keep them): an entity, flagged generic."""
+        return name_key(name) in self.generic_families
+
+    def is_generic_phrase(self, name: str) -> bool:
+        """A class named by what it is for, its scale or its role, not by a technique:
+        ``large language model``, ``deep neural network``, ``policy model``
+        (not ``diffusion model``, ``graph neural network``)."""
+        words = name_key(name).split("-")
+        return (
+            len(words) >= 2
+            and words[-1] in self.generic_class_heads
+            and all(w in self.generic_class_modifiers for w in words[:-1])
+        )
+
+
+def is_generic_class(name: str, surfaces: list[str] | tuple[str, ...] = ()) -> bool:
+    """``name`` is a generic class, or an acronym of one of its ``surfaces`` that is (``LLM``).
+
+    >>> is_generic_class("large language model"), is_generic_class("LLM", ["large language models"])
+    (True, True)
+    >>> is_generic_class("diffusion model"), is_generic_class("GNN", ["graph neural network"])
+    (False, False)
+    """
+    from kg.extract.abbreviations import is_short_form, schwartz_hearst_long_form
+
+    vocabulary = default_vocabulary()
+    if vocabulary.is_generic_phrase(name):
+        return True
+    if not is_short_form(name):
+        return False
+    return any(
+        vocabulary.is_generic_phrase(s) and schwartz_hearst_long_form(name, name_key(s).split("-")) == 0
+        for s in surfaces
+    )
 
 
 @registry.misc("kg.vocabulary.v1")
+@lru_cache(maxsize=1)
 def default_vocabulary() -> Vocabulary:
     return Vocabulary(
         task_heads=_words(
@@ -105,7 +150,8 @@ def default_vocabulary() -> Vocabulary:
             "AI ML GPU GPUs CPU CPUs TPU TPUs API APIs US UK EU USA PhD SOTA IID OOD I/O HTTP "
             "URL URLs PDF RGB II III IV VI VII VIII IX XI XII ID IDs OK TV PC FPS GB MB KB TB "
             "GHz MHz Hz NL DL IoT AR VR QA LaTeX GitHub PyTorch TensorFlow JAX HuggingFace arXiv "
-            "Python CUDA Kaggle OpenReview"
+            "Python CUDA Kaggle OpenReview ICLR NeurIPS NIPS ICML CVPR ICCV ECCV ACL EMNLP NAACL "
+            "AAAI IJCAI KDD SIGIR COLT AISTATS UAI TMLR JMLR"
         ),
         name_suffixes=_words(
             "based like style driven aware free guided specific level wise invoking generated "
@@ -122,4 +168,20 @@ def default_vocabulary() -> Vocabulary:
         ),
         naming_words=_words("dubbed named called termed coined denoted abbreviated titled"),
         adjective_endings=("al", "ive", "ous", "ic", "ed", "ar", "ble", "ful", "less", "ent", "ant"),
+        generic_class_heads=_words("model network system agent architecture learner"),
+        generic_class_modifiers=_words(
+            "large small big tiny giant language vision visual multimodal multi modal text image video "
+            "audio speech foundation foundational pretrained pre trained generative discriminative "
+            "neural deep artificial base general purpose open source proprietary frontier policy "
+            "student teacher target draft critic proxy surrogate backbone downstream sequence predictive "
+            "machine learning ml ai"
+        ),
+        model_variants=_words(
+            "base large small tiny mini medium xl xxl xxxl huge giant nano micro lite instruct chat "
+            "turbo pro ultra plus"
+        ),
+        generic_families=frozenset(name_key(n) for n in (
+            "large language model", "multimodal large language model", "multi-modal large language model",
+            "large multimodal model", "vision-language model", "large vision-language model",
+        )),
     )

@@ -8,7 +8,7 @@
 Examples
 --------
 >>> sorted(available_models())
-['scierc', 'tdmsci']
+['entities', 'scierc', 'tdmsci']
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import kg.train.corpus
 import kg.train.relations
 import kg.train.vectors  # noqa: F401
 
-__all__ = ["MODELS_DIR", "available_models", "load_trained", "ship_model", "train"]
+__all__ = ["MODELS_DIR", "available_models", "cross_predict", "load_trained", "ship_model", "train"]
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "extract" / "models"
 
@@ -52,6 +52,7 @@ def train(
     corpus: str,
     data_dir: str | Path,
     overrides: dict | None = None,
+    gold: str | Path | None = None,
 ) -> dict:
     """Convert ``corpus`` (train + dev) from ``data_dir`` into ``output/corpus`` and train the
     pipeline of ``config`` into ``output`` (``model-best``, ``model-last``), as ``spacy train``.
@@ -64,7 +65,7 @@ def train(
 
     output = Path(output)
     started = time.perf_counter()
-    paths = convert_corpus(corpus, data_dir, output / "corpus")
+    paths = convert_corpus(corpus, data_dir, output / "corpus", **({"gold": gold} if gold else {}))
     converted = time.perf_counter()
     settings = {"paths.train": str(paths["train"]), "paths.dev": str(paths["dev"])}
     if "unlabeled" in _config_paths(config):
@@ -83,6 +84,61 @@ def train(
     }
     (output / "kg_train.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return summary
+
+
+def cross_predict(
+    config: str | Path,
+    output: str | Path,
+    *,
+    data_dir: str | Path,
+    gold: str | Path,
+    folds: int = 4,
+    overrides: dict | None = None,
+) -> Path:
+    """Out-of-fold predictions of the recogniser of ``config`` on kg's own annotation.
+
+    The annotated abstracts are cut into ``folds`` parts (seeded); a model trained on
+    the others (``output/fold-k``, as :func:`train` does) predicts each part. The
+    learned decisions (:mod:`kg.train.linear`) are trained on these predictions, which
+    are as good as the recogniser is on abstracts it has not seen, as at run time.
+    Writes ``output/out_of_fold.json`` (id -> ``[[start_char, end_char, label]]`` in the
+    clean text) and returns its path.
+    """
+    import random
+
+    import spacy
+    from spacy.cli.train import train as spacy_train
+
+    from kg.extract.pipeline import load_pipeline
+    from kg.train.convert import names_doc, read_annotated, split_held_out, to_docbin
+
+    output = Path(output)
+    nlp = load_pipeline()
+    records = list(read_annotated(gold, data_dir))
+    random.Random(1).shuffle(records)
+    predicted: dict[str, list] = {}
+    for k in range(folds):
+        folder = output / f"fold-{k}"
+        (folder / "corpus").mkdir(parents=True, exist_ok=True)
+        train_part, dev_part = split_held_out([r for i, r in enumerate(records) if i % folds != k])
+        paths = {"train": folder / "corpus" / "train.spacy", "dev": folder / "corpus" / "dev.spacy"}
+        to_docbin(names_doc(nlp, r) for r in train_part).to_disk(paths["train"])
+        to_docbin(names_doc(nlp, r) for r in dev_part).to_disk(paths["dev"])
+        settings = {"paths.train": str(paths["train"]), "paths.dev": str(paths["dev"])}
+        if "unlabeled" in _config_paths(config):
+            settings["paths.unlabeled"] = str(Path(data_dir).parent)
+        settings.update(overrides or {})
+        spacy_train(Path(config), folder, use_gpu=-1, overrides=settings)
+        model = spacy.load(folder / "model-best")
+        for i, record in enumerate(records):
+            if i % folds == k:
+                source = names_doc(nlp, record)
+                doc = model(spacy.tokens.Doc(model.vocab, words=[t.text for t in source],
+                                             spaces=[bool(t.whitespace_) for t in source]))
+                predicted[record["id"]] = [[e.start_char, e.end_char, e.label_] for e in doc.ents]
+    path = output / "out_of_fold.json"
+    path.write_text(json.dumps(predicted, sort_keys=True) + "\n", encoding="utf-8")
+    return path
 
 
 def ship_model(pipeline: str | Path, name: str, models_dir: str | Path = MODELS_DIR) -> Path:

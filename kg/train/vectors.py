@@ -40,12 +40,32 @@ from spacy.util import registry
 __all__ = ["build_vectors", "make_vectors_callback", "ppmi_svd_vectors", "unlabeled_sentences"]
 
 
-def unlabeled_sentences(data_root: str | Path) -> Iterator[list[str]]:
-    """Token lists from SciREX (train), SciERC (train) and TDMSci (train): text only."""
+def unlabeled_sentences(
+    data_root: str | Path, exclude: Iterable[str | Path] = (), openreview: bool = False
+) -> Iterator[list[str]]:
+    """Token lists from SciREX (train), SciERC (train) and TDMSci (train), and with
+    ``openreview`` the titles and abstracts of ``openreview/`` (cleaned and tokenised as
+    ``kg build`` does) but for the ids in the gold files ``exclude`` (held out): text only."""
     from kg.evaluate.scierc import PTB_ESCAPES, read_scierc
     from kg.evaluate.tdmsci import read_conll
 
     root = Path(data_root)
+    if openreview:
+        from kg.extract.clean import clean_text
+        from kg.extract.pipeline import load_pipeline
+
+        held_out = set()
+        for path in exclude:
+            with Path(path).open(encoding="utf-8") as handle:
+                held_out.update(json.loads(line)["id"] for line in handle if line.strip())
+        tokenizer = load_pipeline().tokenizer
+        for path in sorted((root / "openreview").glob("*.jsonl")):
+            with path.open(encoding="utf-8") as handle:
+                for line in handle:
+                    paper = json.loads(line)
+                    if paper["id"] not in held_out:
+                        for text in (paper.get("title") or "", clean_text(paper["abstract"]).text):
+                            yield [t.text for t in tokenizer(text)]
     scirex = root / "scirex" / "train.jsonl.gz"
     if scirex.is_file():
         with gzip.open(scirex, "rt", encoding="utf-8") as handle:
@@ -133,14 +153,17 @@ def set_vectors(
 
 @registry.callbacks("kg.ppmi_svd_vectors.v1")
 def make_vectors_callback(
-    data: str | None, min_count: int = 3, max_words: int = 20000, window: int = 5, dim: int = 96
+    data: str | None, min_count: int = 3, max_words: int = 20000, window: int = 5, dim: int = 96,
+    exclude: list[str] = [],  # noqa: B006 (a config value, never mutated)
+    openreview: bool = False,
 ) -> Callable:
-    """``[initialize.before_init]``: learn the vectors from ``data`` (the shared data folder)."""
+    """``[initialize.before_init]``: learn the vectors from ``data`` (the shared data folder),
+    leaving out the abstracts of the gold files ``exclude``."""
 
     def before_init(nlp):
         if data is None:
             raise ValueError("kg.ppmi_svd_vectors.v1: set paths.unlabeled to the data folder")
-        sentences = list(unlabeled_sentences(data))
+        sentences = list(unlabeled_sentences(data, exclude, openreview))
         words, table = ppmi_svd_vectors(
             sentences, min_count=min_count, max_words=max_words, window=window, dim=dim
         )

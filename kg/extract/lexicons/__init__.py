@@ -23,11 +23,13 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["LABELS", "catalogue_path", "load_catalogue_names", "names_path", "patterns"]
+__all__ = ["LABELS", "catalogue_entry", "catalogue_path", "load_catalogue_names", "names_path", "patterns",
+           "term_frequency", "term_key"]
 
 LABELS = ("Dataset", "Metric", "Task", "Model")
 _PATTERNS = "catalogue.jsonl"
 _NAMES = "catalogue_names.jsonl"
+_TERMS = "terms.tsv.gz"
 
 
 def _resource(name: str) -> Path:
@@ -59,6 +61,43 @@ def _names() -> dict[str, dict]:
 def load_catalogue_names() -> dict[str, dict]:
     """Catalogue entries by id: ``{"id", "label", "name", "aliases", "source"}``."""
     return {key: dict(entry, aliases=list(entry["aliases"])) for key, entry in _names().items()}
+
+
+def term_key(name: str) -> str:
+    """:func:`kg.ids.name_key`, but an acronym keeps its case apart (``GOLD`` is not ``gold``).
+
+    >>> term_key("GOLD"), term_key("gold"), term_key("Graph Networks")
+    ('^gold', 'gold', 'graph-network')
+    """
+    from kg.ids import name_key
+
+    letters = [c for c in name if c.isalpha()]
+    acronym = len(letters) >= 2 and sum(c.isupper() for c in letters) * 2 > len(letters) and " " not in name
+    return ("^" if acronym else "") + name_key(name)
+
+
+@lru_cache(maxsize=1)
+def _terms() -> dict[str, int]:
+    import gzip
+
+    with gzip.open(_resource(_TERMS), "rt", encoding="utf-8") as handle:
+        return {key: int(n) for key, n in (line.rstrip("\n").split("\t") for line in handle)}
+
+
+def term_frequency(name: str) -> int:
+    """In how many abstracts of the field a name occurs (0 when under 3: see ``kg.train.terms``).
+
+    >>> term_frequency("reinforcement learning") > 100, term_frequency("Zorblatrix")
+    (True, 0)
+    >>> term_frequency("GOLD") < term_frequency("gold")  # an acronym is counted apart
+    True
+    """
+    return _terms().get(term_key(name), 0)
+
+
+def catalogue_entry(catalogue_id: str) -> dict | None:
+    """One catalogue entry by id (shared: do not modify), or None."""
+    return _names().get(catalogue_id)
 
 
 def patterns() -> Iterator[dict]:

@@ -1,0 +1,87 @@
+"""Checks of a built graph's entities that need no gold: what a field's top lists show, and
+resolution errors that can be seen from the catalogues alone.
+
+* ``top``: per type, the entities in most papers, generic classes left out;
+* ``alias_of_other_entry``: an entity carrying, as an alias, a name of a catalogue entry
+  other than its own (``large language model`` with the alias ``GPT-4``), unless the alias
+  is an acronym of the entity's name (``ASR`` of ``attack success rate`` is not the
+  catalogue's speech recognition);
+* ``generic_with_catalogue_id``: a generic class linked to a catalogue entry;
+* ``type_differs_from_catalogue``: an entity typed otherwise than its catalogue entry;
+* ``id_not_from_name``: an entity whose id is not made from its name.
+
+Examples
+--------
+>>> import networkx as nx
+>>> g = nx.MultiDiGraph()
+>>> g.add_node("entity:llm", label="Method", name="LLM", aliases=["GPT-4"], catalogue_id=None,
+...            generic=True, paper_count=3)
+>>> report = graph_checks(g)
+>>> report["alias_of_other_entry"]
+[{'id': 'entity:llm', 'name': 'LLM', 'alias': 'GPT-4', 'entry': 'model:gpt-4'}]
+>>> report["top"]["Method"]
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import networkx as nx
+
+from kg.ids import entity_id, name_key
+from kg.resolve import abbreviates
+from kg.types import ENTITY_TYPES
+
+__all__ = ["graph_checks"]
+
+
+def _catalogue_keys() -> dict[str, set[str]]:
+    """Name key -> the catalogue ids that name or alias it."""
+    from kg.extract.lexicons import load_catalogue_names
+
+    keys: dict[str, set[str]] = {}
+    for cid, entry in load_catalogue_names().items():
+        for name in (entry["name"], *entry["aliases"]):
+            keys.setdefault(name_key(name), set()).add(cid)
+    return keys
+
+
+def graph_checks(graph: nx.MultiDiGraph, top: int = 10) -> dict:
+    """The report described in the module docstring, as plain data."""
+    from kg.extract.lexicons import catalogue_entry
+
+    catalogue = _catalogue_keys()
+    entities = [(n, d) for n, d in graph.nodes(data=True) if d.get("label") in ENTITY_TYPES]
+    report: dict = {"entities": len(entities), "top": {}, "alias_of_other_entry": [],
+                    "generic_with_catalogue_id": [], "type_differs_from_catalogue": [], "id_not_from_name": []}
+    for kind in ENTITY_TYPES:
+        ranked = sorted((d for _, d in entities if d["label"] == kind and not d.get("generic")),
+                        key=lambda d: (-int(d.get("paper_count") or 0), str(d.get("name"))))
+        report["top"][kind] = [{"name": d["name"], "papers": int(d.get("paper_count") or 0),
+                                "catalogue_id": d.get("catalogue_id")} for d in ranked[:top]]
+    for node, data in entities:
+        own = data.get("catalogue_id")
+        own_keys = {name_key(data["name"])}
+        names = [data["name"], *(data.get("aliases") or ())]
+        for alias in data.get("aliases") or ():
+            others = catalogue.get(name_key(alias), set()) - {own}
+            if any(abbreviates(alias, name_key(n)) or abbreviates(n, name_key(alias)) for n in names if n != alias):
+                continue
+            if others and not catalogue.get(name_key(data["name"]), set()) & others:
+                report["alias_of_other_entry"].append(
+                    {"id": node, "name": data["name"], "alias": alias, "entry": sorted(others)[0]})
+        if own and data.get("generic"):
+            report["generic_with_catalogue_id"].append({"id": node, "name": data["name"], "entry": own})
+        entry = catalogue_entry(own) if own else None
+        if entry and entry["label"] != data["label"]:
+            report["type_differs_from_catalogue"].append(
+                {"id": node, "name": data["name"], "type": data["label"], "entry": own})
+        if node != entity_id(name_key(data["name"])) and not own_keys & {node.removeprefix("entity:")}:
+            report["id_not_from_name"].append({"id": node, "name": data["name"]})
+    return report
+
+
+def summary_counts(report: Mapping) -> dict[str, int]:
+    """How many of each problem the report lists."""
+    return {key: len(value) for key, value in report.items() if isinstance(value, list)}

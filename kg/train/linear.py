@@ -1,0 +1,178 @@
+"""Train the learned decisions of extraction (:class:`~kg.extract.linear.LinearModel`) on annotated abstracts.
+
+The annotations are gold files in the shape of ``tests/data/openreview_gold``
+(entities, relations); their abstracts come from JSON Lines files (``id``,
+``abstract``). Each abstract goes through kg's own pipeline, so the examples
+are the candidates the components will really see at run time; a candidate
+is labelled by matching entity names to the gold (:func:`kg.ids.name_key`).
+scikit-learn fits a multinomial logistic regression (``pip install
+'kg[train]'``); only its weights are kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import numpy
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from kg.extract.clean import clean_text
+from kg.extract.linear import LinearModel
+from kg.extract.pipeline import display_name
+from kg.extract.proposals import _by_name, proposal_features
+from kg.extract.relations import pair_candidates, pair_features
+from kg.extract.vocabulary import default_vocabulary
+from kg.ids import name_key
+
+__all__ = ["annotated_docs", "fit", "proposal_examples", "relation_examples", "train_proposals", "train_relations"]
+
+
+def _read_jsonl(paths: Iterable[str | Path]) -> Iterator[dict]:
+    for path in paths:
+        with Path(path).open(encoding="utf-8") as handle:
+            yield from (json.loads(line) for line in handle if line.strip())
+
+
+def annotated_docs(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
+                   until: str = "kg_relations", learned_spans: dict | None = None) -> Iterator[tuple[Doc, dict]]:
+    """Each gold record with its abstract run through ``nlp`` (cleaned as ``kg build`` cleans)
+    up to, not including, the component ``until``. ``learned_spans`` (id -> ``[(start_char,
+    end_char, label)]``) stand in for the learned recogniser: predictions made by a model
+    that did not see the abstract (cross-validation), as at run time."""
+    text = {r["id"]: r["abstract"] for r in _read_jsonl(abstracts)}
+    records = [r for r in _read_jsonl(gold) if r["id"] in text]
+    names = nlp.pipe_names[: nlp.pipe_names.index(until)] if until in nlp.pipe_names else nlp.pipe_names
+    for record in records:
+        clean = clean_text(text[record["id"]])
+        doc = nlp.make_doc(clean.text)
+        doc._.kg_emphasis = clean.emphasis
+        doc._.kg_title = record.get("title") or ""
+        for name in names:
+            if name == "kg_learned_entities" and learned_spans is not None:
+                spans = [doc.char_span(s, e, label=label) for s, e, label in learned_spans.get(record["id"], ())]
+                doc.spans["kg_learned"] = [s for s in spans if s is not None]
+            else:
+                doc = nlp.get_pipe(name)(doc)
+        yield doc, record
+
+
+def _gold_index(record: dict) -> dict[str, str]:
+    """Name keys (name and aliases) -> the gold entity's name."""
+    index: dict[str, str] = {}
+    for entity in record["entities"]:
+        for form in (entity["name"], *entity.get("aliases", ())):
+            index.setdefault(name_key(form), entity["name"])
+    return index
+
+
+def _gold_of(span: Span, index: dict[str, str]) -> str | None:
+    return index.get(name_key(display_name(span.text))) or index.get(name_key(span.text))
+
+
+def relation_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:
+    """(features, predicate or ``none``) for every candidate pair of ``doc``."""
+    index = _gold_index(record)
+    gold = {(r["subject"], r["object"]): r["predicate"] for r in record.get("relations", ())}
+    entities = list(doc.spans.get("kg_entities", []))
+    proposed_spans = list(doc.spans.get("kg_proposed", []))
+    main = next((p for p in proposed_spans if p.label_ in ("Method", "Model")),
+                proposed_spans[0] if proposed_spans else None)
+    proposed = {(p.start_char, p.end_char) for p in proposed_spans}
+    for a, b, sent, virtual in pair_candidates(doc, entities, main):
+        label = gold.get((_gold_of(a, index), _gold_of(b, index)), "none")
+        yield pair_features(doc, a, b, sent, virtual, proposed), label
+
+
+def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int = 2) -> LinearModel:
+    """A multinomial logistic regression on binary features seen at least ``min_count`` times."""
+    from scipy.sparse import csr_matrix
+    from sklearn.linear_model import LogisticRegression
+
+    counts: dict[str, int] = {}
+    for features, _ in examples:
+        for f in set(features):
+            counts[f] = counts.get(f, 0) + 1
+    names = sorted(f for f, n in counts.items() if n >= min_count)
+    index = {f: i for i, f in enumerate(names)}
+    rows, cols = [], []
+    for r, (features, _) in enumerate(examples):
+        for f in set(features):
+            if f in index:
+                rows.append(r)
+                cols.append(index[f])
+    x = csr_matrix((numpy.ones(len(rows)), (rows, cols)), shape=(len(examples), len(names)))
+    y = [label for _, label in examples]
+    classifier = LogisticRegression(C=c, max_iter=2000)
+    classifier.fit(x, y)
+    classes = [str(c) for c in classifier.classes_]
+    weights, bias = classifier.coef_.T, classifier.intercept_
+    if len(classes) == 2:  # binary: one column of weights for the second class
+        weights = numpy.hstack([numpy.zeros_like(weights), weights])
+        bias = numpy.array([0.0, bias[0]])
+    keep = numpy.abs(weights).max(axis=1) > 1e-4
+    return LinearModel(classes, [n for n, k in zip(names, keep) if k], weights[keep], bias)
+
+
+def train_relations(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
+                    output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
+    docs = annotated_docs(nlp, gold, abstracts, until="kg_relations", learned_spans=learned_spans)
+    examples = [ex for doc, record in docs for ex in relation_examples(doc, record)]
+    model = fit(examples, c=c)
+    model.save(output)
+    labels: dict[str, int] = {}
+    for _, label in examples:
+        labels[label] = labels.get(label, 0) + 1
+    return {"examples": len(examples), "labels": labels, "features": len(model.features)}
+
+
+def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str], str]]:
+    """(features, ``proposed`` or ``no``) for every distinct entity name of ``doc``."""
+    index = _gold_index(record)
+    proposed = {e["name"] for e in record["entities"] if e["proposed"]}
+    entities = list(doc.spans.get("kg_entities", []))
+    _, reasons = finder._by_patterns(doc, entities)
+    for indices in _by_name(entities).values():
+        label = "proposed" if _gold_of(entities[indices[0]], index) in proposed else "no"
+        yield proposal_features(doc, entities, indices, reasons, default_vocabulary()), label
+
+
+def train_proposals(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
+                    output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
+    finder = nlp.get_pipe("kg_proposals")
+    docs = annotated_docs(nlp, gold, abstracts, until="kg_proposals", learned_spans=learned_spans)
+    examples = [ex for doc, record in docs for ex in proposal_examples(doc, record, finder)]
+    model = fit(examples, c=c)
+    model.save(output)
+    return {"examples": len(examples), "proposed": sum(label == "proposed" for _, label in examples),
+            "features": len(model.features)}
+
+
+def entity_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[str], str]]:
+    """(features, gold type or ``none``) for every name the rules and the recogniser choose."""
+    from kg.extract.entities import candidate_groups, entity_features
+
+    types = {}
+    for entity in record["entities"]:
+        for form in (entity["name"], *entity.get("aliases", ())):
+            types.setdefault(name_key(form), entity["type"])
+    chosen, learned = recognizer.choose(doc)
+    for key, group in candidate_groups(doc, chosen).items():
+        span = doc[group[0].start:group[0].end]
+        label = types.get(name_key(display_name(span.text))) or types.get(key) or "none"
+        yield entity_features(doc, group, learned, default_vocabulary()), label
+
+
+def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
+                   output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
+    recognizer = nlp.get_pipe("kg_entities")
+    docs = annotated_docs(nlp, gold, abstracts, until="kg_entities", learned_spans=learned_spans)
+    examples = [ex for doc, record in docs for ex in entity_examples(doc, record, recognizer)]
+    model = fit(examples, c=c)
+    model.save(output)
+    labels: dict[str, int] = {}
+    for _, label in examples:
+        labels[label] = labels.get(label, 0) + 1
+    return {"examples": len(examples), "labels": labels, "features": len(model.features)}

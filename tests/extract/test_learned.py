@@ -1,0 +1,88 @@
+"""The learned parts of extraction on invented abstracts with known answers: the recogniser
+(``kg_learned_entities``), the linear models (entities, proposals, relations) and how the
+rules and models combine. Names here are invented, never taken from annotated abstracts."""
+
+import numpy
+import pytest
+
+from kg.extract.clean import clean_text
+from kg.extract.learned import LearnedEntities
+from kg.extract.linear import LinearModel
+
+ABSTRACT = (
+    "Image segmentation remains hard for thin structures. "
+    "We propose Zorblat, a novel framework for image segmentation. "
+    "Zorblat builds on a graph neural network trained with stochastic gradient descent. "
+    "On the Plinkset benchmark, Zorblat outperforms U-Net and improves mean IoU by 4.2%."
+)
+
+
+def annotate(nlp, raw, title=""):
+    clean = clean_text(raw)
+    doc = nlp.make_doc(clean.text)
+    doc._.kg_emphasis = clean.emphasis
+    doc._.kg_title = title
+    return nlp(doc)
+
+
+def entities(doc):
+    return {(s.text, s.label_) for s in doc.spans["kg_entities"]}
+
+
+def test_recogniser_finds_lower_case_technical_names(nlp):
+    doc = annotate(nlp, "We train a graph neural network with stochastic gradient descent for node classification.")
+    learned = {(s.text, s.label_) for s in doc.spans["kg_learned"]}
+    assert ("stochastic gradient descent", "Method") in learned
+    assert ("node classification", "Task") in learned
+
+
+def test_recogniser_restores_the_docs_own_entities(nlp):
+    doc = nlp.make_doc("We train a graph neural network.")
+    doc.ents = [doc.char_span(11, 31, label="X")]
+    nlp.get_pipe("kg_learned_entities")(doc)
+    assert [(e.text, e.label_) for e in doc.ents] == [("graph neural network", "X")]
+
+
+def test_recogniser_without_a_model_says_so(tmp_path):
+    component = LearnedEntities(None, model=str(tmp_path / "nothing"), spans_key="x")
+    with pytest.raises(ValueError, match="no trained pipeline"):
+        component.initialize()
+
+
+def test_an_invented_abstract_gets_its_proposal_entities_and_relations(nlp):
+    doc = annotate(nlp, ABSTRACT, title="Zorblat: Thin-Structure Segmentation")
+    found = entities(doc)
+    assert {("Zorblat", "Method"), ("image segmentation", "Task"), ("Plinkset", "Dataset")} <= found
+    assert {s.text for s in doc.spans["kg_proposed"]} == {"Zorblat"}
+    relations = {(doc.text[a:b], p, doc.text[c:d]) for a, b, p, c, d, _, _ in doc._.kg_relations}
+    assert ("Zorblat", "evaluated_on", "Plinkset") in relations
+    assert ("Zorblat", "applied_to", "image segmentation") in relations
+
+
+def test_a_sentence_without_entities_gives_no_relation(nlp):
+    doc = annotate(nlp, "This is a sentence about nothing in particular. It has no names.")
+    assert doc._.kg_relations == []
+
+
+def test_linear_model_round_trips_and_ignores_unknown_features(tmp_path):
+    model = LinearModel(["none", "uses", "extends"], ["a", "b"],
+                        numpy.array([[0.0, 2.0, 0.0], [0.0, 0.0, 3.0]]), numpy.array([1.0, 0.0, 0.0]))
+    path = tmp_path / "m.npz"
+    model.save(path)
+    again = LinearModel.load(path)
+    for features in (["a"], ["b"], ["a", "b", "zzz"], []):
+        assert numpy.allclose(again.probabilities(features), model.probabilities(features))
+        assert abs(again.probabilities(features).sum() - 1) < 1e-9
+    assert again.predict(["b"])[0] == "extends"
+    assert again.predict(["nothing"])[0] == "none"
+    assert again.probability(["a"], "uses") > again.probability([], "uses")
+
+
+def test_shipped_models_are_small_data_files():
+    from kg.extract.learned import MODELS_DIR
+
+    for name in ("relations.npz", "proposals.npz", "entities.npz"):
+        path = MODELS_DIR / name
+        assert path.is_file() and path.stat().st_size < 2_000_000
+        with numpy.load(path, allow_pickle=False) as data:  # plain arrays, never pickles
+            assert set(data.files) == {"classes", "features", "weights", "bias"}

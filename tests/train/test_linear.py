@@ -1,0 +1,86 @@
+"""Training kg's learned decisions on a tiny hand-made annotation with known answers."""
+
+import json
+
+import pytest
+
+from kg.train.convert import is_paraphrase, names_doc, read_annotated
+from kg.train.linear import annotated_docs, entity_examples, fit, proposal_examples, relation_examples
+
+ABSTRACT = (
+    "Image segmentation of thin structures is hard. We propose Zorblat, a novel framework for "
+    "image segmentation. On the Plinkset benchmark, Zorblat outperforms U-Net and improves "
+    "mean IoU by 4.2%."
+)
+GOLD = {
+    "id": "toy:1", "title": "Zorblat: thin structures",
+    "entities": [
+        {"name": "Zorblat", "type": "Method", "proposed": True, "aliases": []},
+        {"name": "image segmentation", "type": "Task", "proposed": False, "aliases": []},
+        {"name": "Plinkset", "type": "Dataset", "proposed": False, "aliases": []},
+        {"name": "U-Net", "type": "Method", "proposed": False, "aliases": []},
+        {"name": "mean IoU", "type": "Metric", "proposed": False, "aliases": ["segmenting images well"]},
+    ],
+    "relations": [
+        {"subject": "Zorblat", "predicate": "evaluated_on", "object": "Plinkset"},
+        {"subject": "Zorblat", "predicate": "compared_with", "object": "U-Net"},
+        {"subject": "Zorblat", "predicate": "applied_to", "object": "image segmentation"},
+    ],
+}
+
+
+@pytest.fixture()
+def files(tmp_path):
+    gold, abstracts = tmp_path / "gold.jsonl", tmp_path / "abstracts.jsonl"
+    gold.write_text(json.dumps(GOLD) + "\n")
+    abstracts.write_text(json.dumps({"id": "toy:1", "abstract": ABSTRACT}) + "\n"
+                         + json.dumps({"id": "toy:2", "abstract": "not annotated"}) + "\n")
+    return gold, abstracts
+
+
+def test_annotated_abstracts_become_docs_with_every_named_occurrence(nlp, files):
+    records = list(read_annotated(*files))
+    assert [r["id"] for r in records] == ["toy:1"]
+    doc = names_doc(nlp, records[0])
+    ents = [(e.text, e.label_) for e in doc.ents]
+    assert ents.count(("Zorblat", "Method")) == 2
+    assert [text.lower() for text, label in ents if label == "Task"] == ["image segmentation"] * 2
+    assert ("mean IoU", "Metric") in ents and not any("segmenting" in text for text, _ in ents)
+
+
+@pytest.mark.parametrize("alias, name, paraphrase", [
+    ("generating realistic images", "image generation", True),
+    ("search for distinct plasticity rules", "plasticity rule inference", True),
+    ("deep reinforcement learning", "reinforcement learning", False),
+    ("Graph Neural Networks", "GNN", False),
+])
+def test_paraphrases_are_not_names(alias, name, paraphrase):
+    assert is_paraphrase(alias, name) is paraphrase
+
+
+def test_each_candidate_is_labelled_from_the_gold(nlp, files):
+    [(doc, record)] = annotated_docs(nlp, [files[0]], [files[1]], until="kg_relations")
+    entities = dict((tuple(sorted(f for f in feats if f.startswith("head="))), label)
+                    for feats, label in entity_examples(doc, record, nlp.get_pipe("kg_entities")))
+    assert {"Method", "Task", "Dataset", "Metric"} <= set(entities.values())
+    proposals = {label for feats, label in proposal_examples(doc, record, nlp.get_pipe("kg_proposals"))}
+    assert proposals == {"proposed", "no"}
+    relations = [label for _, label in relation_examples(doc, record)]
+    assert {"evaluated_on", "compared_with", "applied_to"} <= set(relations) and "none" in relations
+
+
+def test_recogniser_predictions_can_stand_in_for_the_model(nlp, files):
+    start = ABSTRACT.index("Plinkset")
+    spans = {"toy:1": [[start, start + len("Plinkset"), "Task"]]}
+    [(doc, _)] = annotated_docs(nlp, [files[0]], [files[1]], until="kg_entities", learned_spans=spans)
+    assert [(s.text, s.label_) for s in doc.spans["kg_learned"]] == [("Plinkset", "Task")]
+
+
+def test_fit_learns_a_separable_rule_and_keeps_only_features_seen_twice():
+    examples = [(["w=using", "t=Method"], "uses")] * 5 + [(["w=on", "t=Dataset"], "evaluated_on")] * 5
+    examples += [(["w=the"], "none")] * 5 + [(["once"], "none")]
+    model = fit(examples, c=10.0)
+    assert model.predict(["w=using"])[0] == "uses"
+    assert model.predict(["w=on", "t=Dataset"])[0] == "evaluated_on"
+    assert model.predict(["w=the"])[0] == "none"
+    assert "once" not in model.features
