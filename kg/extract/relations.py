@@ -22,6 +22,8 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.sentences import spans_by_sentence
+
 __all__ = ["RelationFinder"]
 
 if not Doc.has_extension("kg_relations"):
@@ -72,8 +74,7 @@ class RelationFinder:
         proposed = list(doc.spans.get(self.proposed_key, []))
         main = next((p for p in proposed if p.label_ in _ACTORS), proposed[0] if proposed else None)
         found: dict[tuple, tuple] = {}
-        for sent in doc.sents:
-            in_sent = [e for e in entities if sent.start <= e.start and e.end <= sent.end]
+        for sent, in_sent in spans_by_sentence(doc, entities):
             for subj, pred, obj in self._sentence(sent, in_sent, main):
                 if subj.text.lower() == obj.text.lower():
                     continue
@@ -83,9 +84,9 @@ class RelationFinder:
         return doc
 
     def _sentence(self, sent: Span, ents: list[Span], main: Span | None):
-        words = [t.lower_ for t in sent]
+        words = {t.lower_ for t in sent}  # once per sentence, not once per pair
         actors = [e for e in ents if e.label_ in _ACTORS]
-        subject = self._subject(sent, actors, main, set(words))
+        subject = self._subject(sent, actors, main, words)
         for obj in ents:
             if subject is None or obj.start == subject.start:
                 continue
@@ -98,7 +99,7 @@ class RelationFinder:
                 elif between & _USE:
                     yield subject, "uses", obj
             elif obj.label_ == "Dataset":
-                if set(words) & _EVALUATE or between & _EVALUATE:
+                if words & _EVALUATE or between & _EVALUATE:
                     yield subject, "evaluated_on", obj
                 elif between & _USE:
                     yield subject, "uses", obj
@@ -108,9 +109,9 @@ class RelationFinder:
         measured = [e for e in ents if e.label_ in ("Dataset", "Task")] or (
             [subject] if subject is not None else []
         )
-        for metric in metrics:
-            for thing in measured:
-                if set(words) & _MEASURE:
+        if words & _MEASURE:
+            for metric in metrics:
+                for thing in measured:
                     yield thing, "measured_by", metric
 
     @staticmethod
@@ -134,3 +135,4 @@ class RelationFinder:
             start, end = b.end, a.start
             return {t.lower_ for t in doc[max(sent.start, start - 1) : end]} & _USE
         return {t.lower_ for t in doc[start:end]}
+
