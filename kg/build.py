@@ -6,7 +6,9 @@ resolved, written to ``papers.jsonl`` and added to the graph. Memory grows
 with the graph, not with the input.
 
 Every input record ends in ``manifest.jsonl`` as ``built``, ``duplicate`` (same
-paper id as an earlier record) or ``skipped`` (with the reader's reason).
+paper id as an earlier record) or ``skipped`` (with the reader's reason, or the
+extractor's: a paper that fails or runs out of its time budget is skipped, and
+the build goes on).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import networkx as nx
 from kg.assemble import ENTITY_LABELS, GraphAssembler
 from kg.export.files import atomic_open, write_graphml, write_jsonl, write_node_link
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
-from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
+from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
 from kg.ingest import read_papers
 from kg.resolve import Resolver
 from kg.types import (
@@ -80,6 +82,7 @@ class _Manifest:
         self.on_error = on_error
         self.report = report
         self.first_seen: dict[str, str] = {}
+        self.failed: dict[tuple[str, int], str] = {}  # (path, index) -> why extraction gave nothing
         self.file = tempfile.TemporaryFile("w+", encoding="utf-8", prefix="kg-manifest-")
 
     def accept(self, items: Iterable[Paper | ReadIssue]) -> Iterator[Paper]:
@@ -102,10 +105,21 @@ class _Manifest:
             self._row(item.source, item.id, "built", note)
             yield item
 
+    def fail(self, issue: ReadIssue) -> None:
+        """A paper read and accepted whose extraction failed: its row becomes ``skipped``."""
+        if self.on_error == "fail":
+            raise BuildError(str(issue))
+        self.report.skipped.append(issue)
+        self.failed[(issue.source.path, issue.source.index)] = issue.reason
+
     def rows(self) -> Iterator[dict]:
         self.file.seek(0)
         for line in self.file:
-            yield json.loads(line)
+            row = json.loads(line)
+            reason = self.failed.get((row["source"]["path"], row["source"]["index"]))
+            if reason is not None and row["outcome"] == "built":
+                row["outcome"], row["reason"] = "skipped", reason
+            yield row
 
     def _row(self, source, paper_id, outcome, reason) -> None:
         row = {
@@ -142,12 +156,14 @@ def build(
     papers_path: str | Path | None = None,
     base_iri: str | None = None,
     progress: bool = False,
+    record_timeout: float | None = RECORD_TIMEOUT,
 ) -> BuildReport:
     """Build the knowledge graph of ``inputs`` into ``outdir``; returns what was done.
 
     ``cache``: True keeps extraction records in ``outdir/.kg-cache`` so that a
     re-run extracts only new or changed papers; a path puts the cache there;
-    False turns it off.
+    False turns it off. ``record_timeout``: seconds one paper may take to extract;
+    a paper past it (or whose extraction fails) is skipped and listed.
     """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
@@ -164,9 +180,12 @@ def build(
                 papers = manifest.accept(read_papers(list(inputs), fmt=fmt))
                 extractions = extract_all(
                     papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
-                    scheduler=scheduler, cache=extraction_cache,
+                    scheduler=scheduler, cache=extraction_cache, record_timeout=record_timeout,
                 )
                 for extraction in _progress(extractions, progress, "Extracting"):
+                    if isinstance(extraction, ReadIssue):
+                        manifest.fail(extraction)
+                        continue
                     resolver.add(extraction)
                     _spool_write(spool, extraction)
                     report.papers_built += 1

@@ -4,7 +4,7 @@ import networkx as nx
 import pytest
 import rdflib
 
-from kg.build import build
+from kg.build import BuildError, build
 from kg.types import ENTITY_TYPES
 
 
@@ -94,6 +94,39 @@ def test_bad_records_are_reported_not_lost(tmp_path):
     assert [m["outcome"] for m in manifest] == ["built", "skipped", "skipped", "duplicate"]
     assert [m["source"]["line"] for m in manifest] == [1, 2, 3, 4]
     assert report.papers_built == 1 and len(report.skipped) == 2 and report.duplicates == 1
+
+
+def test_a_paper_that_stalls_or_fails_extraction_is_skipped_and_listed_and_the_build_goes_on(
+    tmp_path, stalling_config
+):
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    source = tmp_path / "in.jsonl"
+    lines = [
+        {"abstract": "We propose Zorbnet, a novel framework for node classification."},
+        {"abstract": "We propose Stallnet, a model. STALL"},
+        {"abstract": "We propose Deepnet, a model. DEEP"},
+        {"abstract": "We introduce Quorbit, a dataset of graphs."},
+    ]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(source), "-o", str(out), "-q", "--config", str(stalling_config),
+                                       "--record-timeout", "1"])
+    assert result.exit_code == 3, result.output  # done, with records skipped
+    manifest = [json.loads(line) for line in (out / "manifest.jsonl").read_text("utf-8").splitlines()]
+    assert [(m["source"]["index"], m["outcome"]) for m in manifest] == [
+        (0, "built"), (1, "skipped"), (2, "skipped"), (3, "built")]
+    assert manifest[1]["reason"] == "extraction took longer than 1 s: skipped"
+    assert manifest[2]["reason"].startswith("extraction failed: RecursionError")
+    summary = json.loads((out / "summary.json").read_text("utf-8"))
+    assert summary["papers_built"] == 2 and len(summary["skipped"]) == 2
+    papers = [json.loads(line) for line in (out / "papers.jsonl").read_text("utf-8").splitlines()]
+    assert [p["source"]["index"] for p in papers] == [0, 3]
+
+    with pytest.raises(BuildError, match="record 1: extraction took longer than 1 s"):
+        build([source], tmp_path / "strict", config=stalling_config, on_error="fail", record_timeout=1)
 
 
 def test_incremental_build_equals_a_full_rebuild(tmp_path, examples_dir, seeds_build):
