@@ -182,6 +182,34 @@ def test_run_cypher_on_a_build_directory_with_unicode(tmp_path):
     assert rows == [[name, [name, "x\ny"], "Y", ["paper:1"]]]
 
 
+@needs_falkordb
+def test_ids_from_very_long_fields_keep_their_edges_and_merge_stays_stable(tmp_path):
+    from kg.build import build
+    from kg.query.cypher import CypherSession, load_graph
+    from kg.export.neo4j import to_rows
+
+    source = tmp_path / "in.jsonl"
+    record = {
+        "abstract": "We propose Zorbnet, a novel framework evaluated on MNIST. Code: https://github.com/a/b",
+        "doi": "10.1234/" + "x" * 5000,
+        "venue": "Proceedings " + "of the long workshop " * 300,
+        "code": "https://github.com/a/" + "c" * 5000,
+    }
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    report = build([source], tmp_path / "out")
+    graph = report.graph
+    assert max(len(node) for node in graph) <= 256
+    (paper,) = [n for n, d in graph.nodes(data=True) if d["label"] == "Paper"]
+    assert paper.startswith("doi:10.1234/xxx") and graph.out_degree(paper) >= 3
+    with CypherSession(tmp_path / "out") as session:
+        query = "MATCH (p:Paper)-[r]->(x) RETURN count(r) AS n"
+        assert session.run(query)[1] == [[graph.out_degree(paper)]]
+        nodes = session.run("MATCH (n) RETURN count(n) AS n")[1]
+        load_graph(to_rows(graph), session._graph)  # MERGE again: the same nodes, no duplicates
+        assert session.run("MATCH (n) RETURN count(n) AS n")[1] == nodes
+        assert session.run(query)[1] == [[graph.out_degree(paper)]]
+
+
 def test_read_graph_reports_a_missing_graph(tmp_path):
     with pytest.raises(FileNotFoundError, match="graph.json"):
         read_graph(tmp_path)
