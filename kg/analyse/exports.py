@@ -25,7 +25,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg.export.files import atomic_open
+from kg.export.files import atomic_open, xml_text
 
 __all__ = ["read_vosviewer", "to_gexf_graph", "write_gexf", "write_vosviewer"]
 
@@ -84,11 +84,10 @@ def read_vosviewer(map_path: str | Path, network_path: str | Path) -> tuple[list
 
 
 def _scalar(value):
+    """A GEXF attribute value: lists as JSON, strings without characters XML cannot hold."""
     if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, bool):
-        return value
-    return value
+        return xml_text(json.dumps(value, ensure_ascii=False))
+    return xml_text(value)
 
 
 def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: dict | None = None) -> nx.Graph:
@@ -107,7 +106,7 @@ def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: di
             if value is None or key in ("viz",):
                 continue
             attrs["type" if key == "label" else key] = _scalar(value)
-        attrs["label"] = _clean(data.get("name") or node)
+        attrs["label"] = xml_text(_clean(data.get("name") or node))
         attrs.pop("name", None)
         viz = {}
         if positions and node in positions:
@@ -118,11 +117,11 @@ def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: di
             viz["color"] = {"r": int(colour[1:3], 16), "g": int(colour[3:5], 16), "b": int(colour[5:7], 16), "a": 1.0}
         if viz:
             attrs["viz"] = viz
-        simple.add_node(str(node), **attrs)
+        simple.add_node(xml_text(str(node)), **attrs)
     edges = graph.edges(keys=True, data=True) if graph.is_multigraph() else ((u, v, None, d) for u, v, d in graph.edges(data=True))
     for u, v, key, data in sorted(edges, key=lambda e: (str(e[0]), str(e[1]), str(e[2]))):
-        u, v = str(u), str(v)
-        kind = str(data.get("type", key)) if (key is not None or "type" in data) else None
+        u, v = xml_text(str(u)), xml_text(str(v))
+        kind = xml_text(str(data.get("type", key))) if (key is not None or "type" in data) else None
         if simple.has_edge(u, v) and graph.is_multigraph():
             existing = simple.edges[u, v]
             existing["types"] = ";".join(sorted(set(existing["types"].split(";")) | {kind}))

@@ -2,12 +2,18 @@
 
 A file is written next to its target under a temporary name and renamed when
 complete, so an interrupted build never leaves a file that looks finished.
+
+XML 1.0 has no way to write most control characters (``\\x0c`` from a PDF's
+page break, ``\\x07``), not even as ``&#12;``, so the GraphML (and GEXF) writers
+drop them from ids and values (:func:`xml_text`); ``graph.json`` and
+``papers.jsonl`` keep the text exactly.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -25,7 +31,20 @@ __all__ = [
     "write_graphml",
     "write_jsonl",
     "write_node_link",
+    "xml_text",
 ]
+
+#: Characters XML 1.0 cannot hold: C0 controls but tab and line ends, lone surrogates, U+FFFE/F.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: Any) -> Any:
+    r"""A string without the characters XML cannot hold (other values as they are).
+
+    >>> xml_text("page\x0cbreak\x00")
+    'pagebreak'
+    """
+    return _NOT_XML.sub("", value) if isinstance(value, str) else value
 
 
 @contextmanager
@@ -66,21 +85,22 @@ def write_node_link(graph: nx.MultiDiGraph, path: str | Path) -> None:
 
 
 def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out."""
+    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out;
+    ids and strings lose the characters XML cannot hold (:func:`xml_text`)."""
 
     def scalar(attrs: dict) -> dict:
         out = {}
         for key, value in attrs.items():
             if value is None:
                 continue
-            out[key] = json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value
+            out[key] = xml_text(json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value)
         return out
 
     out = nx.MultiDiGraph()
     for node, attrs in sorted(graph.nodes(data=True), key=lambda n: n[0]):
-        out.add_node(node, **scalar(attrs))
+        out.add_node(xml_text(node), **scalar(attrs))
     for u, v, k, attrs in sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3]):
-        out.add_edge(u, v, key=k, **scalar(attrs))
+        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **scalar(attrs))
     return out
 
 

@@ -40,3 +40,23 @@ def test_read_graph_round_trips_node_link(tmp_path):
 def test_graph_path_names_the_missing_build(tmp_path):
     with pytest.raises(FileNotFoundError, match="kg build"):
         graph_path(tmp_path)
+
+
+def test_graphml_with_control_characters_is_well_formed_and_reads_back(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from kg.export.files import write_graphml
+
+    g = nx.MultiDiGraph()
+    g.add_node("paper:1\x07", label="Paper", name="Page\x0cbreak\x00 and bell\x07", abstract="tab\tnew\nline",
+               authors=["A\x1bB", "C\ud800"])
+    g.add_node("entity:x", label="Method", name="X\ufffe")
+    g.add_edge("paper:1\x07", "entity:x", key="MENTIONS\x01", type="MENTIONS", mentions=[{"start": 0, "end": 1}])
+    path = tmp_path / "graph.graphml"
+    write_graphml(g, path)
+    ET.parse(path)  # well-formed XML
+    back = nx.read_graphml(path, force_multigraph=True)
+    assert back.nodes["paper:1"]["name"] == "Pagebreak and bell"
+    assert back.nodes["paper:1"]["abstract"] == "tab\tnew\nline"  # allowed characters stay
+    assert back.nodes["entity:x"]["name"] == "X"
+    assert [(u, v) for u, v in back.edges()] == [("paper:1", "entity:x")]
