@@ -109,14 +109,24 @@ def extract(inputs, output, fmt, config, workers, batch_size, engine, scheduler,
 
 
 def _run(function, *args, **kwargs):
+    from concurrent.futures.process import BrokenProcessPool
+
+    from rich.markup import escape
+
     from kg.build import BuildError
     from kg.ingest import InputError
 
     try:
         return function(*args, **kwargs)
     except (BuildError, InputError, FileNotFoundError) as error:
-        err.print(f"[red]error:[/] {error}")
-        sys.exit(EXIT_FAILED)
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
+    except BrokenProcessPool:
+        err.print("[red]error:[/] an extraction worker process died (out of memory?); "
+                  "try fewer --workers or a smaller --batch-size")
+    except OSError as error:  # kg extract -o FILE writes outside a build directory
+        err.print(f"[red]error:[/] cannot write {escape(str(error.filename or ''))}: "
+                  f"{escape(error.strerror or str(error))}", highlight=False)
+    sys.exit(EXIT_FAILED)
 
 
 def _print_summary(report) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 EXIT_OK, EXIT_FAILED, EXIT_SKIPPED = 0, 1, 3
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # an error stays one line, however long
 
 
 def read_build_graph(outdir: Path):

@@ -49,7 +49,10 @@ def xml_text(value: Any) -> Any:
 
 @contextmanager
 def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
-    """Open a temporary sibling of ``path``; rename it over ``path`` only on success."""
+    """Open a temporary sibling of ``path``; rename it over ``path`` only on success.
+
+    A failed write (a full disk) raises an ``OSError`` that names ``path``.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
@@ -59,6 +62,11 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
             yield handle
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp, target)
+    except OSError as error:
+        Path(tmp).unlink(missing_ok=True)
+        if error.filename is None:  # write() does not say which file it was writing
+            raise OSError(error.errno, error.strerror, str(target)) from error
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
