@@ -88,6 +88,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from kg import __version__
+from kg.export.files import process_dir
 from kg.query import sparql
 
 __all__ = ["Limits", "ServeError", "SparqlServer", "serve", "find_oxigraph", "accept_header"]
@@ -159,10 +160,10 @@ def prepare_store(graph: str | os.PathLike[str], binary: str) -> tuple[Path, boo
         return target, False
     try:
         target.parent.mkdir(exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+        tmp = process_dir(target.parent, ".tmp-")  # a killed server's is removed next time
         temporary = False
     except OSError:
-        tmp = Path(tempfile.mkdtemp(prefix="kg-serve-"))
+        tmp = process_dir(tempfile.gettempdir(), "kg-serve-")
         temporary = True
     command = [binary, "load", "--location", str(tmp), "--file", str(source)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -21,3 +24,21 @@ def read_build_graph(outdir: Path):
         err.print(f"[red]error:[/] {error}")
         sys.exit(EXIT_FAILED)
     return source, read_graph(source)
+
+
+@contextmanager
+def stop_on_sigterm():
+    """SIGTERM ends the command as Ctrl-C does, so ``finally`` blocks run: a server the
+    command started is stopped and its temporary directory removed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

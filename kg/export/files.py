@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ from kg.types import PaperRecord
 
 __all__ = [
     "atomic_open",
+    "process_dir",
     "read_graph",
     "to_graphml_graph",
     "write_graphml",
@@ -70,6 +72,42 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def process_dir(parent: str | Path, prefix: str) -> Path:
+    """A new directory ``<prefix><pid>-<random>`` in ``parent`` (mode 700), made after removing
+    the ones of processes that no longer run: a killed process cannot remove its own."""
+    remove_orphan_dirs(parent, prefix)
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+
+
+def remove_orphan_dirs(parent: str | Path, prefix: str) -> list[Path]:
+    """Remove the :func:`process_dir` directories (ours, by uid) of processes that are gone."""
+    removed = []
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid = entry.name[len(prefix) :].split("-", 1)[0] if entry.name.startswith(prefix) else ""
+        try:
+            mine = entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid()
+        except OSError:
+            continue
+        if pid.isdigit() and mine and not _running(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _umask() -> int:

@@ -60,3 +60,22 @@ def test_graphml_with_control_characters_is_well_formed_and_reads_back(tmp_path)
     assert back.nodes["paper:1"]["abstract"] == "tab\tnew\nline"  # allowed characters stay
     assert back.nodes["entity:x"]["name"] == "X"
     assert [(u, v) for u, v in back.edges()] == [("paper:1", "entity:x")]
+
+
+def test_process_dirs_of_processes_that_are_gone_are_removed(tmp_path):
+    import subprocess
+    import sys
+
+    from kg.export.files import process_dir
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = tmp_path / f".tmp-{dead.pid}-abc"
+    orphan.mkdir()
+    (orphan / "half-written").write_text("x")
+    others = [tmp_path / ".tmp-notapid-x", tmp_path / "other-1-x", tmp_path / f".tmp-{os.getpid()}-live"]
+    for path in others:
+        path.mkdir()
+    fresh = process_dir(tmp_path, ".tmp-")
+    assert fresh.name.startswith(f".tmp-{os.getpid()}-") and stat.S_IMODE(fresh.stat().st_mode) == 0o700
+    assert not orphan.exists() and all(path.exists() for path in others)

@@ -251,6 +251,79 @@ def test_private_server_opens_no_tcp_port_and_cleans_up():
     assert not os.path.exists(directory)
 
 
+def _server_dirs(pid):
+    import tempfile
+
+    return sorted(Path(tempfile.gettempdir()).glob(f"kg-falkordb-{pid}-*"))
+
+
+def _gone(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@needs_falkordb
+def test_a_killed_owner_leaves_no_password_and_its_directory_goes_at_the_next_start():
+    import subprocess
+    import sys
+    import time
+
+    from kg.query.falkordb_server import FalkorDBServer
+
+    script = ("import time; from kg.query.falkordb_server import FalkorDBServer; s = FalkorDBServer().start(); "
+              "print(s.directory, s.process.pid, flush=True); time.sleep(120)")
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        directory, server_pid = owner.stdout.readline().split()
+        assert sorted(os.listdir(directory)) == ["falkordb.log", "redis.sock"]  # redis.conf, the password, gone
+        owner.kill()
+        owner.wait(timeout=30)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait()
+        owner.stdout.close()
+    deadline = time.monotonic() + 20
+    while not _gone(int(server_pid)) and time.monotonic() < deadline:  # PR_SET_PDEATHSIG
+        time.sleep(0.05)
+    assert _gone(int(server_pid))
+    assert os.path.isdir(directory)  # SIGKILL: nothing could remove it
+    with FalkorDBServer():
+        assert not os.path.exists(directory)
+
+
+@needs_falkordb
+def test_sigterm_of_kg_query_cypher_removes_the_server_directory(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from kg.export.files import write_node_link
+
+    g = nx.MultiDiGraph()
+    g.add_node("entity:y", label="Dataset", name="Y", aliases=[], paper_count=1)
+    write_node_link(g, tmp_path / "graph.json")
+    query = "UNWIND range(1, 100000000) AS x RETURN sum(x) AS s"
+    command = [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())",
+               "query", "cypher", str(tmp_path), query]
+    cli = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not _server_dirs(cli.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (directory,) = _server_dirs(cli.pid)
+        time.sleep(1.0)  # loaded, and in the middle of the query
+        cli.terminate()
+        assert cli.wait(timeout=30) != 0
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+    assert not directory.exists()
+
+
 @needs_falkordb
 def test_bolt_server_listens_where_it_says():
     from kg.query.falkordb_server import FalkorDBServer
