@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, EXIT_OK, err
+from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
 
 
 @click.command("serve")
@@ -44,6 +44,8 @@ def serve(graph, host, port, timeout, max_result_mb, max_concurrent, oxigraph, q
     """
     from kg.serve import Limits, ServeError
     from kg.serve import serve as run_server
+
+    require_complete_build(graph)
 
     limits = Limits(
         timeout=timeout,
