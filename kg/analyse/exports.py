@@ -15,21 +15,54 @@ VOSviewer (van Eck & Waltman, https://www.vosviewer.com; manual section
   normalisation when it lays out and clusters).
 
 Labels have tabs and line breaks replaced by spaces, so every line has the same
-columns.
+columns, and are otherwise kept exactly: these files are for VOSviewer.
+
+Tables meant for spreadsheets go through :func:`write_csv`, which neutralises
+cells that a spreadsheet would run as a formula (``=HYPERLINK(...)`` as a venue).
 """
 
 from __future__ import annotations
 
+import csv
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import networkx as nx
 
 from kg.export.files import atomic_open, xml_text
 
-__all__ = ["read_vosviewer", "to_gexf_graph", "write_gexf", "write_vosviewer"]
+__all__ = ["read_vosviewer", "spreadsheet_cell", "to_gexf_graph", "write_csv", "write_gexf", "write_vosviewer"]
 
 VOS_COLUMNS = ["id", "label", "x", "y", "cluster", "weight<Links>", "weight<Total link strength>", "weight<Occurrences>"]
+
+
+#: What makes a spreadsheet read a cell as a formula (OWASP, "CSV injection"): = + - @,
+#: and tab or carriage return before them.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """A CSV cell that a spreadsheet shows as the text it is: a string starting with
+    ``= + - @`` (or tab, carriage return) gets a leading apostrophe. Numbers stay numbers.
+
+    >>> print(spreadsheet_cell('=HYPERLINK("http://x", "y")'))
+    '=HYPERLINK("http://x", "y")
+    >>> spreadsheet_cell("-5%"), spreadsheet_cell(-5), spreadsheet_cell("GPT-4o")
+    ("'-5%", -5, 'GPT-4o')
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def write_csv(path: str | Path, header: Sequence, rows: Iterable[Sequence]) -> Path:
+    """Write a table for spreadsheets (atomically), every cell through :func:`spreadsheet_cell`."""
+    with atomic_open(path) as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow([spreadsheet_cell(cell) for cell in header])
+        writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
+    return Path(path)
 
 
 def _clean(text) -> str:
