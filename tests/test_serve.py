@@ -10,14 +10,17 @@ without requests to other hosts.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import http.client
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import xml.etree.ElementTree as ET
@@ -33,7 +36,7 @@ from SPARQLWrapper import GET, JSON, POST, TURTLE, SPARQLWrapper
 
 from kg.cli.serve import serve as serve_command
 from kg.query import sparql
-from kg.serve import Limits, SparqlServer, accept_header
+from kg.serve import Limits, SparqlServer, accept_header, rss_bytes
 
 http_request, get_query = fixtures.http, fixtures.get_query
 KGO = "https://w3id.org/kg/ontology#"
@@ -507,12 +510,137 @@ def test_oxigraph_stops_with_kg_serve_even_on_sigkill(build_dir, tmp_path):
     assert _gone(child), "the Oxigraph child outlived kg serve"
 
 
-def test_kg_serve_exits_when_oxigraph_dies(build_dir, tmp_path):
+def _new_child(server, old: int, seconds: float = 30) -> int:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        kids = [k for k in fixtures.children(server.process.pid) if k != old and not _gone(k)]
+        if kids:
+            return kids[0]
+        time.sleep(0.05)
+    raise AssertionError("no new Oxigraph child")
+
+
+def test_a_dead_oxigraph_is_restarted_and_the_endpoint_keeps_answering(build_dir, tmp_path):
     server = fixtures.start_kg_serve(build_dir, tmp_path, "-q")
-    os.kill(server.oxigraph_pid, signal.SIGKILL)
-    assert server.process.wait(timeout=15) == 1
+    try:
+        first = server.oxigraph_pid
+        os.kill(first, signal.SIGKILL)
+        second = _new_child(server, first)
+        deadline = time.monotonic() + 30
+        while get_query(server.url, COUNT, "text/csv")[0] != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert server.process.poll() is None and _gone(first) and not _gone(second)
+        assert "exited with code -9; starting a new one" in server.log.read_text()
+    finally:
+        assert server.stop() == 0
+
+
+def test_kg_serve_stops_when_oxigraph_keeps_dying(build_dir, tmp_path):
+    server = fixtures.start_kg_serve(build_dir, tmp_path, "-q")
+    child = server.oxigraph_pid
+    for _ in range(10):
+        os.kill(child, signal.SIGKILL)
+        try:
+            child = _new_child(server, child, seconds=15)
+        except AssertionError:
+            break
+        while server.process.poll() is None and get_query(server.url, COUNT, "text/csv")[0] != 200:
+            time.sleep(0.05)  # the new one answers before it is killed in turn
+    assert server.process.wait(timeout=30) == 1
     assert server.stop() == 1
-    assert "Oxigraph server exited" in server.log.read_text()
+    assert "exited 6 times within a minute" in server.log.read_text()
+
+
+def _slow_client(source: str, port: int, stop: threading.Event, log: list) -> None:
+    """A slowloris client from ``source``: one byte a second, reconnecting when dropped."""
+    request = b"GET /sparql?query=ASK%7B%7D HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + b"x" * 100
+    while not stop.is_set():
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+        except OSError:
+            time.sleep(0.1)
+            continue
+        opened = time.monotonic()
+        try:
+            for byte in request:
+                if stop.is_set():
+                    break
+                sock.sendall(bytes([byte]))
+                readable, _, _ = select.select([sock], [], [], 1.0)  # a second, or until dropped
+                if readable and not sock.recv(4096, socket.MSG_PEEK):
+                    raise ConnectionAbortedError
+        except OSError:  # dropped by the server (503 at once, or cut off at the deadline)
+            log.append(time.monotonic() - opened)
+        finally:
+            sock.close()
+
+
+def test_slow_clients_cannot_starve_the_others(build_dir):
+    """The attack of issue 17, scaled down: 64 clients sending one byte every second (the
+    old 30 s timeout was per byte, so they held every connection slot for ever)."""
+    limits = Limits(timeout=5, request_timeout=2, max_connections=64, max_per_client=16)
+    with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
+        server.serve_in_thread()
+        stop, dropped = threading.Event(), []
+        attackers = [threading.Thread(target=_slow_client, args=("127.0.0.3", server.port, stop, dropped))
+                     for _ in range(64)]
+        for thread in attackers:
+            thread.start()
+        try:
+            time.sleep(1.5)  # every slot the attackers can get is taken
+            statuses = []
+            for _ in range(12):
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10,
+                                                  source_address=("127.0.0.2", 0))
+                conn.request("GET", "/sparql?query=ASK%7B%7D", headers={"Accept": "text/csv"})
+                statuses.append(conn.getresponse().status)
+                conn.close()
+                time.sleep(0.5)
+            assert statuses == [200] * 12
+            time.sleep(2.5)
+        finally:
+            stop.set()
+            for thread in attackers:
+                thread.join(timeout=30)
+        assert dropped and max(dropped) < limits.request_timeout + 1.5  # cut off, whole request deadline
+
+
+def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
+    """Three ORDER BY cross products took Oxigraph from 118 MB to 2.25 GB and kept it there."""
+    limit = 512 * 1024 * 1024
+    heavy = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f ?a"
+    with SparqlServer(build_dir, port=0, limits=Limits(timeout=10, max_memory=limit), quiet=True) as server:
+        server.serve_in_thread()
+        baseline = rss_bytes(server.oxigraph.process.pid)
+        others = set(fixtures.children(os.getpid())) - {server.oxigraph.process.pid}  # other tests' servers
+        peaks: dict[int, int] = {}
+        stop = threading.Event()
+
+        def ours():
+            return [pid for pid in fixtures.children(os.getpid()) if pid not in others]
+
+        def watch():
+            while not stop.is_set():
+                for pid in ours():
+                    with contextlib.suppress(ValueError, OSError):
+                        peaks[pid] = max(peaks.get(pid, 0), fixtures.rss_kib(pid) * 1024)
+                time.sleep(0.02)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            with concurrent.futures.ThreadPoolExecutor(3) as pool:
+                statuses = list(pool.map(lambda _: get_query(server.url, heavy, "text/csv")[0], range(3)))
+            assert set(statuses) <= {502, 503}
+            assert get_query(server.url, COUNT, "text/csv")[0] == 200  # still answering
+            time.sleep(10 + 3)  # the old process's queries have had their time
+        finally:
+            stop.set()
+            watcher.join()
+        assert max(peaks.values()) <= limit
+        assert rss_bytes(server.oxigraph.process.pid) < baseline + 64 * 1024 * 1024  # given back
+        assert [pid for pid in ours() if not _gone(pid)] == [server.oxigraph.process.pid]
 
 
 def _gone(pid: int) -> bool:
