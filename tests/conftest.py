@@ -138,3 +138,31 @@ def store(build_dir):
     from kg.query import sparql
 
     return sparql.load_store(build_dir, cache=False)
+
+
+# ------------------------------------------------------------------ a real Neo4j
+
+
+@pytest.fixture(scope="session")
+def neo4j_server():
+    """A real Neo4j 5 Community server for the whole session (see tests/neo4j_server).
+
+    Started from its Maven Central jars; no skip: a machine that cannot run it fails
+    here with the reason (no java, no mvn, Maven could not resolve the jars, ...).
+    """
+    from neo4j_server import Neo4jServer
+
+    with Neo4jServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def neo4j_session_driver(neo4j_server):
+    return neo4j_server.driver()
+
+
+@pytest.fixture
+def neo4j_driver(neo4j_session_driver):
+    """The session's Neo4j driver, on an emptied database (constraints stay)."""
+    neo4j_session_driver.execute_query("MATCH (n) DETACH DELETE n")
+    return neo4j_session_driver

@@ -2,7 +2,8 @@
 
 One module per question: :mod:`~kg.analyse.cooccurrence` (co-occurrence networks,
 association strength), :mod:`~kg.analyse.communities` (Louvain communities,
-centrality), :mod:`~kg.analyse.trends` (years, venues, bursts),
+centrality), :mod:`~kg.analyse.termmap` (the network a term map draws),
+:mod:`~kg.analyse.trends` (years, venues, rising and falling, bursts),
 :mod:`~kg.analyse.exports` (GEXF, VOSviewer) and :mod:`~kg.analyse.report`
 (``kg map``: all of it as a report).
 """
@@ -18,11 +19,24 @@ from kg.analyse.cooccurrence import (
 from kg.analyse.exports import read_vosviewer, to_gexf_graph, write_gexf, write_vosviewer
 from kg.analyse.load import graph_path, read_graph
 from kg.analyse.report import MapResult, research_map, top_entities
-from kg.analyse.trends import Burst, bursts, entity_years, papers_by_venue, papers_by_year
+from kg.analyse.termmap import term_network
+from kg.analyse.trends import (
+    Burst,
+    Shift,
+    Trend,
+    bursts,
+    entity_years,
+    new_entities,
+    papers_by_venue,
+    papers_by_year,
+    rising_and_falling,
+    venue_emphasis,
+)
 
 __all__ = [
-    "PAIR_NETWORKS", "Burst", "Community", "MapResult", "association_strength", "bursts", "centrality",
-    "cooccurrence_network", "detect_communities", "entity_years", "graph_path", "paper_entities",
-    "papers_by_venue", "papers_by_year", "read_graph", "read_vosviewer", "research_map", "to_gexf_graph",
-    "top_entities", "top_links", "write_gexf", "write_vosviewer",
+    "PAIR_NETWORKS", "Burst", "Community", "MapResult", "Shift", "Trend", "association_strength", "bursts",
+    "centrality", "cooccurrence_network", "detect_communities", "entity_years", "graph_path", "new_entities",
+    "paper_entities", "papers_by_venue", "papers_by_year", "read_graph", "read_vosviewer", "research_map",
+    "rising_and_falling", "term_network", "to_gexf_graph", "top_entities", "top_links", "venue_emphasis",
+    "write_gexf", "write_vosviewer",
 ]

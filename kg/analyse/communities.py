@@ -3,8 +3,11 @@
 Communities are Louvain communities (Blondel et al. 2008) of the weighted
 co-occurrence network, from ``networkx.community.louvain_communities`` with a
 fixed seed, so the same graph gives the same communities. A community is
-labelled by its three most studied members (most papers, then most link
-strength, then name), e.g. ``large language model · RAG · GPT-4``.
+named after the three members with the most co-occurrences inside it (ties:
+papers, then name), e.g. ``GNN · contrastive learning · representation
+learning``: a term met everywhere ("accuracy") has most of its co-occurrences
+outside any one community, so it names a community less often than by paper
+count. Entities flagged ``generic`` are not used as names (unless every member is).
 
 Centrality, on the same network: ``degree`` (how many entities it meets),
 ``strength`` (total co-occurrence count), ``betweenness`` (the share of shortest
@@ -76,9 +79,17 @@ def detect_communities(
             label = network.nodes[node].get("label", "")
             by_type[label] = by_type.get(label, 0) + 1
         papers = len(set().union(*(paper_sets.get(n, set()) for n in members))) if paper_sets else 0
-        label = " · ".join(str(network.nodes[n].get("name") or n) for n in members[:label_size])
+        label = " · ".join(str(network.nodes[n].get("name") or n) for n in _namers(network, members, weight)[:label_size])
         communities.append(Community(number, members, label, papers, by_type))
     return communities
+
+
+def _namers(network: nx.Graph, members: list, weight: str) -> list:
+    """Members by co-occurrences inside their community (``members`` is already in rank order)."""
+    inside = set(members)
+    within = {n: sum(d.get(weight, 1) for m, d in network[n].items() if m in inside) for n in members}
+    specific = [n for n in members if not network.nodes[n].get("generic")] or members
+    return sorted(specific, key=lambda n: -within[n])  # a stable sort keeps the rank order for ties
 
 
 def centrality(network: nx.Graph, *, weight: str = "weight", seed: int = 42, k: int = 100) -> dict[str, dict]:

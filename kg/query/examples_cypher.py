@@ -185,7 +185,11 @@ def example_query(name: str) -> ExampleQuery:
 
 
 def queries_script() -> str:
-    """The example queries as a ``.cypher`` file, with ``:param`` lines for cypher-shell and Browser."""
+    """The example queries as a ``.cypher`` file, with ``:param`` lines for cypher-shell and Browser.
+
+    Every statement and every ``:param`` line ends with ``;``, as Neo4j Browser's
+    multi-statement editor and Neo4j's Cypher linter expect (cypher-shell takes both).
+    """
     from kg.export.neo4j import cypher_literal
 
     parts = [
@@ -198,7 +202,7 @@ def queries_script() -> str:
     for n, query in enumerate(EXAMPLE_QUERIES, 1):
         parts.append(f"// {n}. {query.name}: {query.question}")
         for key, value in query.params.items():
-            parts.append(f":param {key} => {cypher_literal(value)}")
+            parts.append(f":param {key} => {cypher_literal(value)};")
         parts.append(query.cypher + ";")
         parts.append("")
     return "\n".join(parts)

@@ -29,9 +29,11 @@ import networkx as nx
 
 from kg import __version__
 from kg.viz.layout import force_layout
+from kg.viz.text import ReadableText, readable
 
 __all__ = [
-    "TYPE_COLOURS", "TYPE_ORDER", "graph_payload", "layout_positions", "render_html", "safe_json", "write_html",
+    "TYPE_COLOURS", "TYPE_ORDER", "graph_payload", "layout_positions", "render_html", "result_label", "safe_json",
+    "write_html",
 ]
 
 #: Node types in legend order, with their colours (Tableau 10, readable on white).
@@ -74,12 +76,17 @@ def graph_payload(
     """The data the page draws: nodes (with positions), links with their evidence spans, details.
 
     Node ``i`` is ``nodes[i]``; a link is ``[source index, target index, type, spans]`` with
-    spans ``[[paper index, start, end], ...]`` (offsets in code points of that paper's abstract).
+    spans ``[[paper index, start, end], ...]`` (offsets in code points of that paper's abstract as
+    shown: the clean text of :mod:`kg.viz.text`, without LaTeX or Markdown residue).
     """
     if positions is None:
         positions = layout_positions(graph, seed=seed)
     node_ids = sorted(graph.nodes(), key=str)
     index = {node: i for i, node in enumerate(node_ids)}
+    texts = {
+        node: readable(str(data.get("abstract") or ""))
+        for node, data in graph.nodes(data=True) if data.get("label") == "Paper"
+    }
     nodes = []
     for node in node_ids:
         data = graph.nodes[node]
@@ -88,13 +95,13 @@ def graph_payload(
         record = {
             "id": str(node),
             "type": label,
-            "name": str(data.get("name") or node),
+            "name": result_label(data) if label == "Result" else str(data.get("name") or node),
             "x": round(x, 5),
             "y": round(y, 5),
             "degree": graph.degree(node),
             "papers": _paper_count(graph, node, data),
         }
-        details = _details(data, label)
+        details = _details(data, label, texts.get(data.get("paper") if label == "Result" else node))
         if details:
             record["details"] = details
         nodes.append(record)
@@ -103,10 +110,11 @@ def graph_payload(
         kind = data.get("type", key)
         spans = []
         for span in data.get("mentions") or ():
-            spans.append([index[u], span["start"], span["end"]])
+            if u in texts:
+                spans.append([index[u], *texts[u].span(span["start"], span["end"])])
         for span in data.get("evidence") or ():
-            if span.get("paper") in index:
-                spans.append([index[span["paper"]], span["start"], span["end"]])
+            if span.get("paper") in texts:
+                spans.append([index[span["paper"]], *texts[span["paper"]].span(span["start"], span["end"])])
         links.append([index[u], index[v], str(kind), spans])
     counts = defaultdict(int)
     for record in nodes:
@@ -151,18 +159,40 @@ def _paper_count(graph: nx.MultiDiGraph, node, data: dict) -> int:
     return len({u for u, _ in graph.in_edges(node) if graph.nodes[u].get("label") == "Paper"})
 
 
-def _details(data: dict, label: str) -> dict:
+def result_label(data: dict) -> str:
+    """A result named by its metric, then its value: ``accuracy: up to 12.97%``.
+
+    The extractor writes ``value`` as the metric when the sentence names none.
+
+    >>> result_label({"value": "20x", "metric": "speedup"}), result_label({"value": "98%", "metric": "value"})
+    ('speedup: 20x', '98% (metric not stated)')
+    """
+    value = " ".join(str(data.get("value") or "").split())
+    metric = " ".join(str(data.get("metric") or "").split())
+    if not metric or metric == "value":
+        return f"{value} (metric not stated)"
+    return f"{metric}: {value}"
+
+
+def _details(data: dict, label: str, text: ReadableText | None) -> dict:
+    """What the panel shows; abstracts as clean text, result offsets moved onto it."""
+    if label == "Result":
+        details = {key: data[key] for key in ("value", "metric", "paper") if data.get(key) not in (None, "")}
+        if text is not None and data.get("start") is not None:
+            details["start"], details["end"] = text.span(data["start"], data["end"])
+        return details
     if label == "Paper":
         keys = _PAPER_FIELDS
     elif label in ENTITY_TYPES:
         keys = ("aliases", "catalogue_id", "mention_count", "proposed_by")
-    elif label == "Result":
-        keys = ("value", "metric", "paper", "start", "end")
     elif label == "CodeRepository":
         keys = ("url",)
     else:
         keys = ()
-    return {key: data[key] for key in keys if data.get(key) not in (None, [], "")}
+    details = {key: data[key] for key in keys if data.get(key) not in (None, [], "")}
+    if label == "Paper" and text is not None and text.text:
+        details["abstract"] = text.text
+    return details
 
 
 def _asset(name: str) -> str:
@@ -179,10 +209,16 @@ def _script(code: str) -> str:
 
 def render_html(payload: dict) -> str:
     """The complete page for ``payload`` (see :func:`graph_payload`)."""
-    scripts = [_script(_asset(name)) for name in ("graphology.umd.min.js", "sigma.min.js", "viewer.js")]
+    return render_page(payload, template="template.html", styles=("viewer.css",),
+                       scripts=("graphology.umd.min.js", "sigma.min.js", "labels.js", "viewer.js"))
+
+
+def render_page(payload: dict, *, template: str, styles: tuple[str, ...], scripts: tuple[str, ...]) -> str:
+    """A self-contained page: the ``assets`` named inlined, ``payload`` as JSON, a CSP allowing only them."""
+    codes = [_script(_asset(name)) for name in scripts]
     hashes = " ".join(
         "'sha256-" + base64.b64encode(hashlib.sha256(code.encode("utf-8")).digest()).decode("ascii") + "'"
-        for code in scripts
+        for code in codes
     )
     csp = (
         "default-src 'none'; "
@@ -190,13 +226,13 @@ def render_html(payload: dict) -> str:
         "style-src 'unsafe-inline'; img-src data: blob:; connect-src 'none'; "
         "base-uri 'none'; form-action 'none'"
     )
-    page = _asset("template.html")
+    page = _asset(template)
     replacements = {
         "csp": html.escape(csp, quote=False).replace("\"", "&quot;"),
         "title": html.escape(payload["meta"]["title"]),
-        "style": _asset("viewer.css"),
+        "style": "\n".join(_asset(name) for name in styles),
         "data": safe_json(payload),
-        "scripts": "\n".join(f"<script>{code}</script>" for code in scripts),
+        "scripts": "\n".join(f"<script>{code}</script>" for code in codes),
     }
     # one pass, so text from the data is never scanned for placeholders
     return re.sub(r"\{\{(\w+)\}\}", lambda match: replacements[match.group(1)], page)

@@ -40,3 +40,19 @@ def test_centrality_finds_the_bridge():
     best = max(scores, key=lambda n: scores[n]["betweenness"])
     assert best in ("c", "x")
     assert scores["a"]["degree"] == 2 and scores["a"]["strength"] == 6
+
+
+def test_community_names_prefer_members_that_meet_inside_it_and_skip_generic_terms():
+    g = nx.Graph()
+    for group in ("abcd", "efg"):
+        for i, u in enumerate(group):
+            for v in group[i + 1:]:
+                g.add_edge(u, v, weight=5)
+    g.add_weighted_edges_from([("h", "a", 5), ("h", "b", 5), ("h", "e", 1), ("h", "f", 1), ("h", "g", 1)])
+    for n in g:
+        g.nodes[n].update(name=n.upper(), label="Method", paper_count=100 if n == "h" else 3)
+    first = detect_communities(g)[0]
+    assert first.members[0] == "h"  # the most studied member ...
+    assert first.label == "A · B · C"  # ... meets the least inside: a, b (20), c, d (15), h (10)
+    g.nodes["a"]["generic"] = True
+    assert detect_communities(g)[0].label == "B · C · D"

