@@ -132,3 +132,28 @@ def test_every_bad_record_is_accounted_for(tmp_path):
 
 def by_file_count(by_file, outcome):
     return sum(outcomes.count(outcome) for outcomes in by_file.values())
+
+
+def test_formula_like_values_reach_neo4j_through_neo4j_admin_as_they_are(tmp_path):
+    """The bulk CSVs are for neo4j-admin, not spreadsheets: a venue `=HYPERLINK(...)`, a title
+    `@SUM(1+1)` and an author `-Doe` are imported by the real `neo4j-admin database import full`
+    as written (an apostrophe in front, right for spreadsheets, would be imported with them)."""
+    from neo4j_server import Neo4jServer
+
+    from kg.build import build
+    from kg.export.neo4j_bulk import write_bulk_csv
+
+    source = tmp_path / "in.jsonl"
+    record = {"abstract": "We propose Formulanet, a model for tables.", "venue": FORMULA, "title": "@SUM(1+1)",
+              "authors": ["-Doe", "+Roe"]}
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    report = build([source], tmp_path / "out", cache=False)
+    files = write_bulk_csv(report.graph, tmp_path / "bulk")
+    server = Neo4jServer(tmp_path / "home", heap="512m")
+    done = server.admin(*files.command()[1:])
+    assert "IMPORT DONE" in done.stdout + done.stderr
+    with server:
+        records = server.driver().execute_query(
+            "MATCH (p:Paper)-[:PUBLISHED_IN]->(v:Venue) RETURN p.title AS title, p.authors AS authors, v.name AS venue"
+        ).records
+    assert [(r["title"], r["authors"], r["venue"]) for r in records] == [("@SUM(1+1)", ["-Doe", "+Roe"], FORMULA)]
