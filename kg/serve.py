@@ -49,8 +49,8 @@ Oxigraph 0.5.13 and has a test in ``tests/test_serve.py``.
   query gets 502 and a new Oxigraph is started), and when its resident memory
   stays above half of that, a fresh process takes the next queries while the
   old one is stopped after its queries have had their time (at most two
-  processes). If Oxigraph exits, a new one is started; after ``_RESTARTS``
-  exits within a minute kg serve stops. One Oxigraph quirk remains: with
+  processes). If Oxigraph exits, a new one is started (a query that aborts it
+  is not sent again); kg serve stops only if a new one cannot start. One Oxigraph quirk remains: with
   ``--timeout-s`` it keeps a sleeping thread (~15 KiB) per query until the
   timeout has passed, so under load its threads number about query rate x
   (timeout + 1 s); they end by themselves (tested: after 600 requests in
@@ -139,9 +139,6 @@ class Limits:
 class ServeError(RuntimeError):
     """The endpoint cannot start or its Oxigraph process failed."""
 
-
-#: Oxigraph restarts within a minute after which kg serve gives up.
-_RESTARTS = 5
 
 
 def _note(message: str) -> None:
@@ -336,8 +333,8 @@ def _text(status: int, message: str) -> _Reply:
 class _Upstream:
     """At most ``max_concurrent`` queries in flight to Oxigraph, over reused connections."""
 
-    def __init__(self, port: int, limits: Limits) -> None:
-        self.port, self.limits = port, limits
+    def __init__(self, port: int, limits: Limits, alive: Callable[[], bool] = lambda: True) -> None:
+        self.port, self.limits, self.alive = port, limits, alive
         self._idle: queue.LifoQueue[http.client.HTTPConnection] = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(limits.max_concurrent)
         self._lock = threading.Lock()
@@ -363,9 +360,16 @@ class _Upstream:
                 try:
                     return self._exchange(conn, body, headers, deadline)
                 except _Retry:
-                    if not reused:  # a fresh connection failed: Oxigraph is gone
-                        return _text(502, "the SPARQL engine closed the connection "
-                                          "(it is restarted); try again")
+                    # A keep-alive connection Oxigraph had closed: send again. Not when the
+                    # Oxigraph it led to has died or been replaced: this query may be why.
+                    if reused and conn.port == self.port and self.alive():
+                        continue
+                    return _text(502, "the SPARQL engine stopped while answering (a query needing "
+                                      "more memory than the endpoint allows?); try again")
+                except _Down:  # nothing was sent: Oxigraph is being restarted
+                    if time.monotonic() + 0.1 >= deadline:
+                        return _text(503, "the SPARQL engine is restarting; try again")
+                    time.sleep(0.1)
         finally:
             with self._lock:
                 self.in_flight -= 1
@@ -397,6 +401,8 @@ class _Upstream:
             try:
                 conn.request("POST", "/query", body, headers)
                 response = conn.getresponse()
+            except ConnectionRefusedError as error:
+                raise _Down from error
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as error:
                 raise _Retry from error
             chunks, size = [], 0
@@ -429,7 +435,11 @@ class _Upstream:
 
 
 class _Retry(Exception):
-    """A reused keep-alive connection was closed by Oxigraph before answering."""
+    """Oxigraph closed the connection before answering."""
+
+
+class _Down(Exception):
+    """Oxigraph refused the connection: it is not running (being restarted)."""
 
 
 def accept_header(value: str | None) -> str:
@@ -940,7 +950,7 @@ class SparqlServer:
         try:
             self._store = prepare_store(self.graph, self.binary)
             self.oxigraph = self._new_oxigraph()
-            upstream = _Upstream(self.oxigraph.port, self.limits)
+            upstream = _Upstream(self.oxigraph.port, self.limits, alive=self._engine_alive)
             try:
                 self.front = _Front((self.host, self.port), upstream, self.limits, self.quiet)
             except OSError as error:
@@ -972,6 +982,10 @@ class SparqlServer:
         except ServeError:
             pass
 
+    def _engine_alive(self) -> bool:
+        engine = self.oxigraph
+        return engine is not None and engine.process is not None and engine.process.poll() is None
+
     def _new_oxigraph(self) -> OxigraphProcess:
         assert self._store is not None
         engine = OxigraphProcess(self.binary, self._store[0], self.limits.timeout, self.limits.max_memory)
@@ -982,13 +996,13 @@ class SparqlServer:
         """Keep one working Oxigraph behind the front (this thread starts the new ones, so it
         lives as long as they do: see ``_child_setup``).
 
-        Oxigraph exits (a query past ``max_memory`` makes it abort): a new one is started;
-        if that keeps happening (``_RESTARTS`` times within a minute) kg serve stops.
+        Oxigraph exits (a query past ``max_memory`` makes it abort): a new one is started,
+        every time, since a client can cause this at will; kg serve stops only when a new
+        one cannot start.
         Its memory stays above half of ``max_memory`` (memory a heavy query took is not
         given back): a fresh one takes the new queries and the old one is stopped once
         the queries it holds have had their time.
         """
-        restarts: deque[float] = deque(maxlen=_RESTARTS)
         retiring: list[tuple[OxigraphProcess, float]] = []
         try:
             while self.front is not None and self.oxigraph is not None:
@@ -1009,12 +1023,6 @@ class SparqlServer:
                     why = f"the Oxigraph server exited with code {code}"
                     if code == -signal.SIGABRT and self.limits.max_memory:
                         why += f" (a query needed more than {self.limits.max_memory // MiB} MiB?)"
-                    now = time.monotonic()
-                    if len(restarts) == restarts.maxlen and now - restarts[0] < 60:
-                        self.failure = f"{why}; it exited {_RESTARTS + 1} times within a minute"
-                        self.front.shutdown()
-                        return
-                    restarts.append(now)
                     _note(f"{why}; starting a new one")
                     current.stop()
                     self._replace()
