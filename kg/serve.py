@@ -42,7 +42,10 @@ Oxigraph 0.5.13 and has a test in ``tests/test_serve.py``.
 * **Slow clients.** A socket timeout bounds each wait for bytes, not a request:
   64 clients sending a byte every 10 s held every connection. The front reads
   each request (line, headers, body) under one deadline (``request_timeout``)
-  and drops the connection when it passes.
+  and drops the connection when it passes; and when the connections are all
+  taken, a new one takes the place of the one that has waited longest for its
+  request (``evict_after``), so a client that sends its request at once gets
+  in even from the address of the slow ones.
 * **Memory.** Oxigraph has no memory limit: three ``ORDER BY`` cross products
   took it from 118 MB to 2.25 GB, kept after the 503s. It runs under
   ``RLIMIT_DATA`` = ``max_memory`` (a query needing more makes it abort: the
@@ -120,7 +123,9 @@ class Limits:
     ``max_connections``: open client connections; ``max_per_client``: open
     connections from one client address; ``request_timeout``: seconds a client
     may take to send a whole request (line, headers and body), and may leave a
-    connection idle; ``max_memory``: bytes of memory the Oxigraph process may
+    connection idle; ``evict_after``: when a new connection would pass a
+    connection limit, a connection that has waited this long for its request is
+    closed to make room (``math.inf``: never); ``max_memory``: bytes of memory the Oxigraph process may
     allocate (``RLIMIT_DATA``; beyond it the process dies and is restarted),
     0 for no limit. Above half of it, Oxigraph is replaced by a fresh process
     once its queries are done, which gives the memory back.
@@ -131,8 +136,9 @@ class Limits:
     max_query_bytes: int = 64 * 1024
     max_concurrent: int = 8
     max_connections: int = 64
-    max_per_client: int = 16
+    max_per_client: int = 32
     request_timeout: float = 10.0
+    evict_after: float = 1.0
     max_memory: int = 2048 * MiB
 
 
@@ -659,6 +665,16 @@ def _host_name(header: str) -> str:
 
 
 class _Front(ThreadingHTTPServer):
+    """The HTTP server clients talk to: one thread per connection, within limits.
+
+    At most ``max_connections`` connections in all and ``max_per_client`` from one
+    address. When a new connection would pass a limit, the connection that has been
+    waiting longest for its request (at least ``evict_after`` seconds: slow or idle,
+    as a slowloris client is) is closed to make room; only when no connection waits
+    that long is the new one turned away (503). A client that sends its request at
+    once therefore gets in, even beside many slow clients from its own address.
+    """
+
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 128
@@ -668,8 +684,9 @@ class _Front(ThreadingHTTPServer):
         self.upstream, self.limits, self.quiet = upstream, limits, quiet
         self.files = _static_files()
         self.check_host = _is_loopback(address[0])
-        self._connections = threading.BoundedSemaphore(limits.max_connections)
+        self._open = 0
         self._per_client: Counter[str] = Counter()
+        self._waiting: dict[socket.socket, tuple[str, float]] = {}  # waiting for a request since
         self._counting = threading.Lock()
         super().__init__(address, _Handler)
 
@@ -677,17 +694,17 @@ class _Front(ThreadingHTTPServer):
         return not self.check_host or header is None or _is_loopback(_host_name(header))
 
     def process_request(self, request, client_address):
-        """Turn a connection away at once (503) beyond ``max_connections`` in all or
-        ``max_per_client`` from its address, so one client cannot hold every slot."""
         client = client_address[0]
         with self._counting:
-            if self._per_client[client] >= self.limits.max_per_client:
+            refusal = None
+            if self._per_client[client] >= self.limits.max_per_client and not self._evict(client):
                 refusal = _BUSY_CLIENT
-            elif not self._connections.acquire(blocking=False):
+            elif self._open >= self.limits.max_connections and not self._evict(None):
                 refusal = _BUSY
-            else:
-                refusal = None
+            if refusal is None:
+                self._open += 1
                 self._per_client[client] += 1
+                self._waiting[request] = (client, time.monotonic())
         if refusal is not None:
             try:
                 request.sendall(refusal)
@@ -698,14 +715,38 @@ class _Front(ThreadingHTTPServer):
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._release(client)
+            self._release(request, client)
             raise
 
     def process_request_thread(self, request, client_address):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._release(client_address[0])
+            self._release(request, client_address[0])
+
+    def waiting(self, request, client: str, waiting: bool) -> None:
+        """A connection starts (True) or stops (False: its request is read) waiting for a request."""
+        with self._counting:
+            if waiting:
+                self._waiting.setdefault(request, (client, time.monotonic()))
+            else:
+                self._waiting.pop(request, None)
+
+    def _evict(self, client: str | None) -> bool:
+        """Close the connection (of ``client``, or any) waiting longest for its request, if
+        it has waited ``evict_after`` s; its thread ends and frees its slot. Lock held."""
+        now = time.monotonic()
+        candidates = [(since, sock) for sock, (owner, since) in self._waiting.items()
+                      if (client is None or owner == client) and now - since >= self.limits.evict_after]
+        if not candidates:
+            return False
+        _, victim = min(candidates, key=lambda c: c[0])
+        del self._waiting[victim]
+        try:
+            victim.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
 
     def handle_error(self, request, client_address) -> None:
         """A client that went away is no error; anything else is one line, not a traceback."""
@@ -714,12 +755,14 @@ class _Front(ThreadingHTTPServer):
             return
         _note(f"error while answering {client_address[0]}: {type(error).__name__}: {error}")
 
-    def _release(self, client: str) -> None:
+    def _release(self, request, client: str) -> None:
         with self._counting:
+            self._waiting.pop(request, None)
+            self._open -= 1
             self._per_client[client] -= 1
             if self._per_client[client] <= 0:
                 del self._per_client[client]
-            self._connections.release()
+
 
 
 def _busy(text: bytes) -> bytes:
@@ -776,7 +819,14 @@ class _Handler(BaseHTTPRequestHandler):
         """One request, which must arrive whole within ``request_timeout`` of waiting for it
         (an idle keep-alive connection closes after as long)."""
         self._reader.deadline = time.monotonic() + self.server.limits.request_timeout
+        self.server.waiting(self.request, self.client_address[0], True)
         super().handle_one_request()  # a TimeoutError while reading closes the connection
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        if ok:  # line and headers are in: no longer a slow or idle connection to make room from
+            self.server.waiting(self.request, self.client_address[0], False)
+        return ok
 
     # ---- routing
 

@@ -13,6 +13,7 @@ import concurrent.futures
 import contextlib
 import http.client
 import json
+import math
 import os
 import re
 import select
@@ -329,7 +330,7 @@ def test_no_file_or_network_access(endpoint, tmp_path):
 
 def test_limits_timeout_size_host_and_connections(build_dir):
     limits = Limits(timeout=2, max_result_bytes=4096, max_query_bytes=2048, max_concurrent=2,
-                    max_connections=4)
+                    max_connections=4, evict_after=math.inf)  # idle connections keep their slots here
     with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
         server.serve_in_thread()
         started = time.monotonic()
@@ -566,8 +567,9 @@ def test_kg_serve_stops_when_a_new_oxigraph_cannot_start(build_dir, tmp_path):
     assert "starting a new one" in log and "did not start" in log and "Traceback" not in log
 
 
-def _slow_client(source: str, port: int, stop: threading.Event, log: list) -> None:
-    """A slowloris client from ``source``: one byte a second, reconnecting when dropped."""
+def _slow_client(source: str, port: int, stop: threading.Event, log: list, reconnect: bool = True) -> None:
+    """A slowloris client from ``source``: one byte a second, reconnecting when dropped
+    (or, with ``reconnect`` False, holding one connection as long as it is let)."""
     request = b"GET /sparql?query=ASK%7B%7D HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + b"x" * 100
     while not stop.is_set():
         try:
@@ -588,6 +590,8 @@ def _slow_client(source: str, port: int, stop: threading.Event, log: list) -> No
             log.append(time.monotonic() - opened)
         finally:
             sock.close()
+        if not reconnect:
+            return
 
 
 @pytest.mark.parametrize("defended", [True, False], ids=["limits", "no-limits-control"])
@@ -597,7 +601,8 @@ def test_slow_clients_cannot_starve_the_others(build_dir, defended):
     control run, with no per-address cap and a deadline no client reaches, shows the
     attack still works against an endpoint without these limits."""
     limits = (Limits(timeout=5, request_timeout=2, max_connections=64, max_per_client=16) if defended
-              else Limits(timeout=5, request_timeout=1000, max_connections=64, max_per_client=1000))
+              else Limits(timeout=5, request_timeout=1000, max_connections=64, max_per_client=1000,
+                          evict_after=math.inf))
     with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
         server.serve_in_thread()
         stop, dropped = threading.Event(), []
@@ -623,6 +628,31 @@ def test_slow_clients_cannot_starve_the_others(build_dir, defended):
                 thread.join(timeout=30)
         if defended:
             assert dropped and max(dropped) < limits.request_timeout + 1.5  # cut off, whole request deadline
+
+
+def test_slow_clients_from_the_very_address_of_a_real_client_cannot_starve_it(build_dir):
+    """The review ran everything on 127.0.0.1: slow clients and the client they starved
+    share an address, so a per-address cap cannot tell them apart. A connection still
+    waiting for its request after ``evict_after`` makes room for a new one instead."""
+    limits = Limits(timeout=5, request_timeout=30, max_connections=64, max_per_client=64)
+    with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
+        server.serve_in_thread()
+        stop, dropped = threading.Event(), []
+        attackers = [threading.Thread(target=_slow_client, args=("127.0.0.1", server.port, stop, dropped, False))
+                     for _ in range(64)]
+        for thread in attackers:
+            thread.start()
+        try:
+            time.sleep(2.0)  # all 64 slots held, each connection older than evict_after
+            statuses = []
+            for _ in range(12):
+                statuses.append(get_query(server.url, "ASK {}", "text/csv")[0])
+                time.sleep(0.25)
+            assert statuses == [200] * 12
+        finally:
+            stop.set()
+            for thread in attackers:
+                thread.join(timeout=30)
 
 
 def test_oxigraph_memory_is_bounded_and_given_back(build_dir):

@@ -23,7 +23,7 @@ from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
               help="Largest response, in MiB; larger results get 413 (add a LIMIT).")
 @click.option("--max-concurrent", type=click.IntRange(1), default=8, show_default=True,
               help="Queries evaluated at once; others wait (up to --timeout).")
-@click.option("--max-per-client", type=click.IntRange(1), default=16, show_default=True,
+@click.option("--max-per-client", type=click.IntRange(1), default=32, show_default=True,
               help="Open connections from one client address; more get 503 at once.")
 @click.option("--max-memory-mb", type=click.IntRange(0), default=2048, show_default=True,
               help="Memory the Oxigraph process may allocate; a query needing more gets 502 and "
