@@ -559,10 +559,13 @@ def test_kg_serve_stops_when_a_new_oxigraph_cannot_start(build_dir, tmp_path):
     graph = tmp_path / "out"
     shutil.copytree(build_dir, graph, ignore=shutil.ignore_patterns(".oxigraph"))
     server = fixtures.start_kg_serve(graph, tmp_path, "-q")
-    shutil.rmtree(graph / ".oxigraph")  # the store a new Oxigraph would open
-    os.kill(server.oxigraph_pid, signal.SIGKILL)
-    assert server.process.wait(timeout=60) == 1
-    assert server.stop() == 1
+    try:
+        shutil.rmtree(graph / ".oxigraph")  # the store a new Oxigraph would open
+        os.kill(server.oxigraph_pid, signal.SIGKILL)
+        assert server.process.wait(timeout=60) == 1
+    finally:
+        server.stop()
+    assert server.process.returncode == 1
     log = server.log.read_text()
     assert "starting a new one" in log and "did not start" in log and "Traceback" not in log
 
