@@ -6,17 +6,32 @@ resolved, written to ``papers.jsonl`` and added to the graph. Memory grows
 with the graph, not with the input.
 
 Every input record ends in ``manifest.jsonl`` as ``built``, ``duplicate`` (same
-paper id as an earlier record) or ``skipped`` (with the reader's reason).
+paper id as an earlier record) or ``skipped`` (with the reader's reason, or the
+extractor's: a paper that fails or runs out of its time budget is skipped, and
+the build goes on).
+
+An output directory holds one build at a time: ``OUTDIR/.kg-build.lock`` is
+held (``flock``) while a build runs, and a second build into it stops at once
+with a clear error. Files are written into ``OUTDIR/.kg-staging-*/`` and moved
+into place only when everything is written: ``summary.json`` is removed just
+before the move and written last, so ``OUTDIR`` always holds either the
+previous complete build or the new one (or, for the milliseconds of the move,
+no ``summary.json``, which marks a build as incomplete). A killed build's
+staging directory and ``.part`` files are removed by the next build.
 """
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import shutil
+import sqlite3
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import ExitStack, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -26,14 +41,14 @@ import networkx as nx
 from kg.assemble import ENTITY_LABELS, GraphAssembler
 from kg.export.files import atomic_open, write_graphml, write_jsonl, write_node_link
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
-from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
-from kg.ingest import read_papers
+from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
+from kg.ingest import InputError, expand_inputs, read_papers
 from kg.resolve import Resolver
 from kg.types import (
     Extraction, Paper, PaperRecord, ReadIssue, extraction_from_json, extraction_to_json, paper_from_dict,
 )
 
-__all__ = ["build", "BuildReport", "BuildError", "OUTPUT_FILES"]
+__all__ = ["build", "BuildReport", "BuildError", "OUTPUT_FILES", "LOCK_FILE"]
 
 OnError = Literal["skip", "fail"]
 OUTPUT_FILES = {
@@ -43,6 +58,8 @@ OUTPUT_FILES = {
     "graphml": "graph.graphml",
     "turtle": "graph.ttl",
 }
+LOCK_FILE = ".kg-build.lock"
+_STAGING = ".kg-staging-"
 
 
 class BuildError(RuntimeError):
@@ -76,11 +93,12 @@ class BuildReport:
 class _Manifest:
     """Streams one row per input record, in input order, to a temporary file."""
 
-    def __init__(self, on_error: OnError, report: BuildReport) -> None:
+    def __init__(self, on_error: OnError, report: BuildReport, directory: Path | None = None) -> None:
         self.on_error = on_error
         self.report = report
         self.first_seen: dict[str, str] = {}
-        self.file = tempfile.TemporaryFile("w+", encoding="utf-8", prefix="kg-manifest-")
+        self.failed: dict[tuple[str, int], str] = {}  # (path, index) -> why extraction gave nothing
+        self.file = _scratch(directory, "manifest-rows.jsonl", "w+")
 
     def accept(self, items: Iterable[Paper | ReadIssue]) -> Iterator[Paper]:
         for item in items:
@@ -102,10 +120,21 @@ class _Manifest:
             self._row(item.source, item.id, "built", note)
             yield item
 
+    def fail(self, issue: ReadIssue) -> None:
+        """A paper read and accepted whose extraction failed: its row becomes ``skipped``."""
+        if self.on_error == "fail":
+            raise BuildError(str(issue))
+        self.report.skipped.append(issue)
+        self.failed[(issue.source.path, issue.source.index)] = issue.reason
+
     def rows(self) -> Iterator[dict]:
         self.file.seek(0)
         for line in self.file:
-            yield json.loads(line)
+            row = json.loads(line)
+            reason = self.failed.get((row["source"]["path"], row["source"]["index"]))
+            if reason is not None and row["outcome"] == "built":
+                row["outcome"], row["reason"] = "skipped", reason
+            yield row
 
     def _row(self, source, paper_id, outcome, reason) -> None:
         row = {
@@ -114,7 +143,9 @@ class _Manifest:
             "outcome": outcome,
             "reason": reason,
         }
-        self.file.write(json.dumps(row, ensure_ascii=False) + "\n")
+        with _naming(self.file):
+            self.file.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self.file.flush()
 
 
 @contextmanager
@@ -142,44 +173,161 @@ def build(
     papers_path: str | Path | None = None,
     base_iri: str | None = None,
     progress: bool = False,
+    record_timeout: float | None = RECORD_TIMEOUT,
 ) -> BuildReport:
     """Build the knowledge graph of ``inputs`` into ``outdir``; returns what was done.
 
     ``cache``: True keeps extraction records in ``outdir/.kg-cache`` so that a
     re-run extracts only new or changed papers; a path puts the cache there;
-    False turns it off.
+    False turns it off. ``record_timeout``: seconds one paper may take to extract;
+    a paper past it (or whose extraction fails) is skipped and listed.
     """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
+    inputs = expand_inputs(list(inputs))  # a mistyped input fails before OUTDIR is touched
+    with ExitStack() as stack:
+        stage = None
+        if out is not None:
+            stack.enter_context(_build_lock(out))
+            _remove_leftovers(out)
+            stage = Path(tempfile.mkdtemp(prefix=_STAGING, dir=out))
+            stack.callback(shutil.rmtree, stage, ignore_errors=True)  # after the move: empty
+        try:
+            report = _build(inputs, out, stage, fmt=fmt, config=config, workers=workers,
+                            batch_size=batch_size, engine=engine, scheduler=scheduler, cache=cache,
+                            on_error=on_error, outputs=outputs, papers_path=papers_path,
+                            base_iri=base_iri, progress=progress, record_timeout=record_timeout)
+        except InputError:
+            raise
+        except OSError as error:
+            raise BuildError(_write_failure(error)) from None
+        except sqlite3.Error as error:  # the extraction cache (a full disk: "database or disk is full")
+            where = out / ".kg-cache" if cache is True and out is not None else cache
+            raise BuildError(f"cannot use the extraction cache in {where}: {error}") from None
+        if out is not None and stage is not None:
+            _publish(stage, out, report)
+    return report
+
+
+def _build(inputs, out: Path | None, stage: Path | None, *, fmt, config, workers, batch_size, engine,
+           scheduler, cache, on_error, outputs, papers_path, base_iri, progress, record_timeout) -> BuildReport:
+    """The build itself; outputs go to ``stage`` (moved into ``out`` by the caller)."""
     report = BuildReport()
-    manifest = _Manifest(on_error, report)
+    manifest = _Manifest(on_error, report, stage)
     resolver = Resolver()
-    if out is not None:
-        (out / "summary.json").unlink(missing_ok=True)  # written last: marks a complete build
     extraction_cache = _open_cache(cache, out, config)
 
     with manifest.file, extraction_cache or nullcontext():
-        with tempfile.TemporaryFile(prefix="kg-spool-") as spool:
+        with _scratch(stage, "spool.jsonl", "w+b") as spool:
             with _timed(report, "read+extract"):
                 papers = manifest.accept(read_papers(list(inputs), fmt=fmt))
                 extractions = extract_all(
                     papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
-                    scheduler=scheduler, cache=extraction_cache,
+                    scheduler=scheduler, cache=extraction_cache, record_timeout=record_timeout,
                 )
                 for extraction in _progress(extractions, progress, "Extracting"):
+                    if isinstance(extraction, ReadIssue):
+                        manifest.fail(extraction)
+                        continue
                     resolver.add(extraction)
                     _spool_write(spool, extraction)
                     report.papers_built += 1
             report.cache_hits = extraction_cache.hits if extraction_cache else 0
             spool.seek(0)
             with _timed(report, "resolve+assemble"):
-                assembler = _resolve(spool, resolver, report, outputs, papers_path, out)
+                assembler = _resolve(spool, resolver, report, outputs, papers_path, stage)
                 graph = assembler.finish(resolver.entities)
         report.graph = graph
         _summarise(graph, report)
-        if out is not None:
-            _write_outputs(graph, manifest, report, outputs, out, base_iri)
+        if stage is not None:
+            _write_outputs(graph, manifest, report, outputs, stage, base_iri)
     return report
+
+
+@contextmanager
+def _build_lock(out: Path):
+    """Hold ``OUTDIR/.kg-build.lock`` for the build; another build holding it is an error.
+
+    ``flock`` locks end with the process, so a killed build leaves no stale lock.
+    """
+    import fcntl
+
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / LOCK_FILE
+    handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held until the build ends
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise BuildError(
+                f"{out} is being built by another kg build ({holder}); wait for it to finish "
+                f"or build into another directory"
+            ) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"process {os.getpid()}\n")
+        handle.flush()
+        yield
+    finally:
+        handle.close()
+
+
+def _remove_leftovers(out: Path) -> None:
+    """Staging directories and ``.part`` files of builds that were killed (the lock is ours)."""
+    for path in out.glob(f"{_STAGING}*"):
+        shutil.rmtree(path, ignore_errors=True)
+    for name in [*OUTPUT_FILES.values(), "summary.json"]:
+        for part in out.glob(f".{name}.*.part"):
+            part.unlink(missing_ok=True)
+
+
+def _publish(stage: Path, out: Path, report: BuildReport) -> None:
+    """Move the staged files into ``out``: summary.json out first, back in last."""
+    (out / "summary.json").unlink(missing_ok=True)
+    for name in OUTPUT_FILES.values():
+        if (stage / name).exists():
+            os.replace(stage / name, out / name)
+        else:
+            (out / name).unlink(missing_ok=True)  # an earlier build's file this build did not write
+    os.replace(stage / "summary.json", out / "summary.json")
+    report.outputs = {
+        kind: out / path.name if path.parent == stage else path for kind, path in report.outputs.items()
+    }
+
+
+def _scratch(directory: Path | None, name: str, mode: str):
+    """A working file: ``name`` in the staging directory (on the disk the build fills, and
+    named in errors), else an anonymous temporary file."""
+    if directory is None:
+        return tempfile.TemporaryFile(mode, prefix=f"kg-{name}-")
+    return open(directory / name, mode, encoding=None if "b" in mode else "utf-8")  # noqa: SIM115
+
+
+@contextmanager
+def _naming(handle):
+    """Give a failed write the name of the file it was writing (write() names none)."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None and isinstance(handle.name, str):
+            raise OSError(error.errno, error.strerror, handle.name) from error
+        raise
+
+
+def _write_failure(error: OSError) -> str:
+    """One line naming the file a build could not write, and why (disk full ...)."""
+    cause: BaseException | None = error
+    while cause is not None and not getattr(cause, "filename", None):  # closing a file that
+        cause = cause.__context__  # failed to write fails again, without the name
+    if isinstance(cause, OSError):
+        error = cause
+    why = error.strerror or str(error)
+    if error.errno == errno.ENOSPC:
+        why = "no space left on the device"
+    where = error.filename or f"a temporary file in {tempfile.gettempdir()}"
+    return f"cannot write {where}: {why}"
 
 
 def _resolve(spool, resolver: Resolver, report: BuildReport, outputs, papers_path, out) -> GraphAssembler:
@@ -239,7 +387,9 @@ def _open_cache(cache: bool | str | Path, out: Path | None, config) -> Extractio
 def _spool_write(spool, extraction: Extraction) -> None:
     """One JSON line per paper: the paper's fields, then its extraction (data, never pickles)."""
     line = {"paper": asdict(extraction.paper), "extraction": extraction_to_json(extraction)}
-    spool.write(json.dumps(line, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
+    with _naming(spool):
+        spool.write(json.dumps(line, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
+        spool.flush()  # a full disk shows here, named, not at a later read
 
 
 def _read_spool(spool, count: int) -> Iterator[Extraction]:

@@ -12,6 +12,8 @@ True
 True
 >>> paper_id(abstract="Some  text.") == paper_id(abstract="Some text.")
 True
+>>> len(paper_id(abstract="x", doi="10.1000/" + "x" * 5000))
+233
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = [
+    "MAX_ID_CHARS",
+    "bounded_id",
     "name_key",
     "singular_name",
     "entity_id",
@@ -50,6 +54,21 @@ _ARXIV = re.compile(
     re.IGNORECASE,
 )
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+
+#: Longest id kept as it is. Longer ones (a 5,000-character DOI, a venue that is a
+#: paragraph) are cut and end in a digest of the whole: graph stores index their keys
+#: up to a few KB (FalkorDB lost the edges of 4,096-character ids, MERGE duplicated them).
+MAX_ID_CHARS = 256
+_KEPT_CHARS = 200
+
+
+def bounded_id(text: str) -> str:
+    """``text`` if it has at most :data:`MAX_ID_CHARS` characters, else its first 200, ``~``
+    and 32 hex digits of its SHA-256: still stable, still distinct, at most 233 characters."""
+    if len(text) <= MAX_ID_CHARS:
+        return text
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{text[:_KEPT_CHARS]}~{digest}"
 
 
 @lru_cache(maxsize=1)
@@ -104,7 +123,7 @@ def name_key(name: str) -> str:
 
 
 def entity_id(key: str) -> str:
-    return f"entity:{key}"
+    return bounded_id(f"entity:{key}")
 
 
 def normalize_doi(value: str | None) -> str | None:
@@ -120,7 +139,7 @@ def normalize_arxiv_id(value: str | None) -> str | None:
 
 def _digest(text: str) -> str:
     normal = " ".join(unicodedata.normalize("NFC", text).split())
-    return hashlib.sha256(normal.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(normal.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def paper_id(*, abstract: str, doi: str | None = None, arxiv_id: str | None = None) -> str:
@@ -132,14 +151,14 @@ def paper_id(*, abstract: str, doi: str | None = None, arxiv_id: str | None = No
     if doi_ and (from_doi := _ARXIV_DOI.match(doi_)):
         arxiv_id = arxiv_id or from_doi.group(1)
     if arxiv := normalize_arxiv_id(arxiv_id):
-        return f"arxiv:{arxiv}"
+        return bounded_id(f"arxiv:{arxiv}")
     if doi_:
-        return f"doi:{doi_}"
+        return bounded_id(f"doi:{doi_}")
     return f"paper:{_digest(abstract)}"
 
 
 def venue_id(venue: str) -> str:
-    return f"venue:{name_key(venue)}"
+    return bounded_id(f"venue:{name_key(venue)}")
 
 
 def code_id(url: str) -> str:
@@ -148,4 +167,4 @@ def code_id(url: str) -> str:
     bare = re.sub(r"^www\.", "", bare, flags=re.IGNORECASE).rstrip("/")
     bare = re.sub(r"\.git$", "", bare)
     host, _, path = bare.partition("/")
-    return f"code:{host.lower()}/{path}" if path else f"code:{host.lower()}"
+    return bounded_id(f"code:{host.lower()}/{path}" if path else f"code:{host.lower()}")

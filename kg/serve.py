@@ -35,9 +35,25 @@ Oxigraph 0.5.13 and has a test in ``tests/test_serve.py``.
   with the whole dataset, past any limit; the front exposes only
   ``/sparql`` and ``/query``. ``/update`` and SPARQL Update are refused (403).
 * **Bursts.** Oxigraph starts a thread per connection. The front caps open
-  client connections (``max_connections``; beyond it, an immediate 503) and
-  queries in flight (``max_concurrent``; the rest wait, up to the timeout),
-  and reuses its connections to Oxigraph. One Oxigraph quirk remains: with
+  client connections (``max_connections``, and ``max_per_client`` from one
+  address; beyond them, an immediate 503) and queries in flight
+  (``max_concurrent``; the rest wait, up to the timeout), and reuses its
+  connections to Oxigraph.
+* **Slow clients.** A socket timeout bounds each wait for bytes, not a request:
+  64 clients sending a byte every 10 s held every connection. The front reads
+  each request (line, headers, body) under one deadline (``request_timeout``)
+  and drops the connection when it passes; and when the connections are all
+  taken, a new one takes the place of the one that has waited longest for its
+  request (``evict_after``), so a client that sends its request at once gets
+  in even from the address of the slow ones.
+* **Memory.** Oxigraph has no memory limit: three ``ORDER BY`` cross products
+  took it from 118 MB to 2.25 GB, kept after the 503s. It runs under
+  ``RLIMIT_DATA`` = ``max_memory`` (a query needing more makes it abort: the
+  query gets 502 and a new Oxigraph is started), and when its resident memory
+  stays above half of that, a fresh process takes the next queries while the
+  old one is stopped after its queries have had their time (at most two
+  processes). If Oxigraph exits, a new one is started (a query that aborts it
+  is not sent again); kg serve stops only if a new one cannot start. One Oxigraph quirk remains: with
   ``--timeout-s`` it keeps a sleeping thread (~15 KiB) per query until the
   timeout has passed, so under load its threads number about query rate x
   (timeout + 1 s); they end by themselves (tested: after 600 requests in
@@ -67,6 +83,7 @@ Examples
 from __future__ import annotations
 
 import http.client
+import io
 import ipaddress
 import json
 import math
@@ -81,13 +98,14 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from kg import __version__
+from kg.export.files import process_dir
 from kg.query import sparql
 
 __all__ = ["Limits", "ServeError", "SparqlServer", "serve", "find_oxigraph", "accept_header"]
@@ -102,7 +120,15 @@ class Limits:
     ``timeout``: seconds per query (including waiting for a slot);
     ``max_result_bytes``: largest response body; ``max_query_bytes``: largest
     query (and POST body); ``max_concurrent``: queries evaluated at once;
-    ``max_connections``: open client connections.
+    ``max_connections``: open client connections; ``max_per_client``: open
+    connections from one client address; ``request_timeout``: seconds a client
+    may take to send a whole request (line, headers and body), and may leave a
+    connection idle; ``evict_after``: when a new connection would pass a
+    connection limit, a connection that has waited this long for its request is
+    closed to make room (``math.inf``: never); ``max_memory``: bytes of memory the Oxigraph process may
+    allocate (``RLIMIT_DATA``; beyond it the process dies and is restarted),
+    0 for no limit. Above half of it, Oxigraph is replaced by a fresh process
+    once its queries are done, which gives the memory back.
     """
 
     timeout: float = 30.0
@@ -110,10 +136,19 @@ class Limits:
     max_query_bytes: int = 64 * 1024
     max_concurrent: int = 8
     max_connections: int = 64
+    max_per_client: int = 32
+    request_timeout: float = 10.0
+    evict_after: float = 1.0
+    max_memory: int = 2048 * MiB
 
 
 class ServeError(RuntimeError):
     """The endpoint cannot start or its Oxigraph process failed."""
+
+
+
+def _note(message: str) -> None:
+    print(f"kg serve: {message}", file=sys.stderr, flush=True)
 
 
 # ------------------------------------------------------------------ oxigraph
@@ -159,10 +194,10 @@ def prepare_store(graph: str | os.PathLike[str], binary: str) -> tuple[Path, boo
         return target, False
     try:
         target.parent.mkdir(exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+        tmp = process_dir(target.parent, ".tmp-")  # a killed server's is removed next time
         temporary = False
     except OSError:
-        tmp = Path(tempfile.mkdtemp(prefix="kg-serve-"))
+        tmp = process_dir(tempfile.gettempdir(), "kg-serve-")
         temporary = True
     command = [binary, "load", "--location", str(tmp), "--file", str(source)]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -180,25 +215,44 @@ def _free_port(host: str = "127.0.0.1") -> int:
         return probe.getsockname()[1]
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
-    """Linux: the Oxigraph child gets SIGTERM if kg serve dies (even by SIGKILL).
+def _child_setup(max_memory: int) -> Callable[[], None]:
+    """What runs in the Oxigraph child before exec: die with kg serve, and a memory limit."""
 
-    The kernel ties this to the thread that started the child: start the
-    server from a thread that lives as long as it (``kg serve``: the main thread).
-    """
+    def setup() -> None:  # pragma: no cover - runs in the child before exec
+        # Linux: SIGTERM if kg serve dies (even by SIGKILL). The kernel ties this to the
+        # thread that started the child: start it from a thread that lives as long as it.
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # no libc prctl: the child is stopped by close() only
+            pass
+        if max_memory:
+            import resource
+
+            # RLIMIT_DATA counts what the process allocates (heap, anonymous maps), not the
+            # store's files: a query that needs more makes Oxigraph abort, and it is restarted.
+            resource.setrlimit(resource.RLIMIT_DATA, (max_memory, max_memory))
+
+    return setup
+
+
+def rss_bytes(pid: int) -> int:
+    """Resident memory of a process (Linux ``/proc``; 0 if unknown)."""
     try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # no libc prctl: the child is stopped by close() only
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
         pass
+    return 0
 
 
 class OxigraphProcess:
     """``oxigraph serve-read-only`` on 127.0.0.1 and a free port, until :meth:`stop`."""
 
-    def __init__(self, binary: str, location: Path, timeout: float) -> None:
-        self.binary, self.location = binary, location
+    def __init__(self, binary: str, location: Path, timeout: float, max_memory: int = 0) -> None:
+        self.binary, self.location, self.max_memory = binary, location, max_memory
         self.timeout_s = math.ceil(timeout) + 1  # a backstop behind the front's own deadline
         self.port = 0
         self.process: subprocess.Popen | None = None
@@ -215,8 +269,8 @@ class OxigraphProcess:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT, text=True, errors="replace",
-                # prctl only, no locks: safe after fork even with threads running
-                preexec_fn=_die_with_parent if sys.platform == "linux" else None,  # noqa: PLW1509
+                # prctl and setrlimit only, no locks: safe after fork even with threads running
+                preexec_fn=_child_setup(self.max_memory) if sys.platform == "linux" else None,  # noqa: PLW1509
             )
             self._pumping = threading.Thread(target=self._pump, args=(self.process,), daemon=True)
             self._pumping.start()
@@ -285,16 +339,25 @@ def _text(status: int, message: str) -> _Reply:
 class _Upstream:
     """At most ``max_concurrent`` queries in flight to Oxigraph, over reused connections."""
 
-    def __init__(self, port: int, limits: Limits) -> None:
-        self.port, self.limits = port, limits
+    def __init__(self, port: int, limits: Limits, alive: Callable[[], bool] = lambda: True) -> None:
+        self.port, self.limits, self.alive = port, limits, alive
         self._idle: queue.LifoQueue[http.client.HTTPConnection] = queue.LifoQueue()
         self._slots = threading.BoundedSemaphore(limits.max_concurrent)
+        self._lock = threading.Lock()
+        self.in_flight = 0
+
+    def retarget(self, port: int) -> None:
+        """Send new queries to another Oxigraph (a restarted one); queries on the way finish."""
+        self.port = port
+        self.close()
 
     def forward(self, form: list[tuple[str, str]], accept: str) -> _Reply:
         limits = self.limits
         deadline = time.monotonic() + limits.timeout
         if not self._slots.acquire(timeout=limits.timeout):
             return _text(503, f"busy: no query slot within {limits.timeout:g} s; try again")
+        with self._lock:
+            self.in_flight += 1
         try:
             body = urllib.parse.urlencode(form).encode("utf-8")
             headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": accept}
@@ -303,9 +366,19 @@ class _Upstream:
                 try:
                     return self._exchange(conn, body, headers, deadline)
                 except _Retry:
-                    if not reused:  # a fresh connection failed: Oxigraph is gone
-                        return _text(502, "the SPARQL engine closed the connection")
+                    # A keep-alive connection Oxigraph had closed: send again. Not when the
+                    # Oxigraph it led to has died or been replaced: this query may be why.
+                    if reused and conn.port == self.port and self.alive():
+                        continue
+                    return _text(502, "the SPARQL engine stopped while answering (a query needing "
+                                      "more memory than the endpoint allows?); try again")
+                except _Down:  # nothing was sent: Oxigraph is being restarted
+                    if time.monotonic() + 0.1 >= deadline:
+                        return _text(503, "the SPARQL engine is restarting; try again")
+                    time.sleep(0.1)
         finally:
+            with self._lock:
+                self.in_flight -= 1
             self._slots.release()
 
     def close(self) -> None:
@@ -334,6 +407,8 @@ class _Upstream:
             try:
                 conn.request("POST", "/query", body, headers)
                 response = conn.getresponse()
+            except ConnectionRefusedError as error:
+                raise _Down from error
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError) as error:
                 raise _Retry from error
             chunks, size = [], 0
@@ -359,14 +434,18 @@ class _Upstream:
         except (OSError, http.client.HTTPException) as error:
             return _text(502, f"the SPARQL engine failed: {error}")
         finally:
-            if keep:
+            if keep and conn.port == self.port:  # not to an Oxigraph that was replaced
                 self._idle.put(conn)
             else:
                 conn.close()
 
 
 class _Retry(Exception):
-    """A reused keep-alive connection was closed by Oxigraph before answering."""
+    """Oxigraph closed the connection before answering."""
+
+
+class _Down(Exception):
+    """Oxigraph refused the connection: it is not running (being restarted)."""
 
 
 def accept_header(value: str | None) -> str:
@@ -586,6 +665,16 @@ def _host_name(header: str) -> str:
 
 
 class _Front(ThreadingHTTPServer):
+    """The HTTP server clients talk to: one thread per connection, within limits.
+
+    At most ``max_connections`` connections in all and ``max_per_client`` from one
+    address. When a new connection would pass a limit, the connection that has been
+    waiting longest for its request (at least ``evict_after`` seconds: slow or idle,
+    as a slowloris client is) is closed to make room; only when no connection waits
+    that long is the new one turned away (503). A client that sends its request at
+    once therefore gets in, even beside many slow clients from its own address.
+    """
+
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = 128
@@ -595,16 +684,30 @@ class _Front(ThreadingHTTPServer):
         self.upstream, self.limits, self.quiet = upstream, limits, quiet
         self.files = _static_files()
         self.check_host = _is_loopback(address[0])
-        self._connections = threading.BoundedSemaphore(limits.max_connections)
+        self._open = 0
+        self._per_client: Counter[str] = Counter()
+        self._waiting: dict[socket.socket, tuple[str, float]] = {}  # waiting for a request since
+        self._counting = threading.Lock()
         super().__init__(address, _Handler)
 
     def host_allowed(self, header: str | None) -> bool:
         return not self.check_host or header is None or _is_loopback(_host_name(header))
 
     def process_request(self, request, client_address):
-        if not self._connections.acquire(blocking=False):
+        client = client_address[0]
+        with self._counting:
+            refusal = None
+            if self._per_client[client] >= self.limits.max_per_client and not self._evict(client):
+                refusal = _BUSY_CLIENT
+            elif self._open >= self.limits.max_connections and not self._evict(None):
+                refusal = _BUSY
+            if refusal is None:
+                self._open += 1
+                self._per_client[client] += 1
+                self._waiting[request] = (client, time.monotonic())
+        if refusal is not None:
             try:
-                request.sendall(_BUSY)
+                request.sendall(refusal)
             except OSError:
                 pass
             self.shutdown_request(request)
@@ -612,22 +715,89 @@ class _Front(ThreadingHTTPServer):
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self._connections.release()
+            self._release(request, client)
             raise
 
     def process_request_thread(self, request, client_address):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._connections.release()
+            self._release(request, client_address[0])
+
+    def waiting(self, request, client: str, waiting: bool) -> None:
+        """A connection starts (True) or stops (False: its request is read) waiting for a request."""
+        with self._counting:
+            if waiting:
+                self._waiting.setdefault(request, (client, time.monotonic()))
+            else:
+                self._waiting.pop(request, None)
+
+    def _evict(self, client: str | None) -> bool:
+        """Close the connection (of ``client``, or any) waiting longest for its request, if
+        it has waited ``evict_after`` s; its thread ends and frees its slot. Lock held."""
+        now = time.monotonic()
+        candidates = [(since, sock) for sock, (owner, since) in self._waiting.items()
+                      if (client is None or owner == client) and now - since >= self.limits.evict_after]
+        if not candidates:
+            return False
+        _, victim = min(candidates, key=lambda c: c[0])
+        del self._waiting[victim]
+        try:
+            victim.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        return True
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that went away is no error; anything else is one line, not a traceback."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        _note(f"error while answering {client_address[0]}: {type(error).__name__}: {error}")
+
+    def _release(self, request, client: str) -> None:
+        with self._counting:
+            self._waiting.pop(request, None)
+            self._open -= 1
+            self._per_client[client] -= 1
+            if self._per_client[client] <= 0:
+                del self._per_client[client]
 
 
-_BUSY_TEXT = b"too many connections; try again\n"
-_BUSY = (
-    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-    b"Content-Length: " + str(len(_BUSY_TEXT)).encode() + b"\r\nConnection: close\r\n\r\n"
-    + _BUSY_TEXT
-)
+
+def _busy(text: bytes) -> bytes:
+    return (
+        b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: " + str(len(text)).encode() + b"\r\nConnection: close\r\n\r\n" + text
+    )
+
+
+_BUSY = _busy(b"too many connections; try again\n")
+_BUSY_CLIENT = _busy(b"too many connections from your address; close some and try again\n")
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The client socket, read under one deadline for a whole request.
+
+    A socket timeout only bounds each wait for bytes: a client sending one byte
+    every few seconds would hold its connection (and a slot) for ever. Each read
+    here waits at most until the deadline, then raises ``TimeoutError``.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        if self.deadline is not None:
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("the request took too long to arrive")
+            self.sock.settimeout(remaining)
+        return self.sock.recv_into(buffer)
 
 _FORM = "application/x-www-form-urlencoded"
 
@@ -636,8 +806,27 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = f"kg-serve/{__version__}"
     sys_version = ""
-    timeout = 30  # seconds a client may idle on a connection or take to send a request
+    timeout = 30  # seconds a write to the client may wait (reads: Limits.request_timeout in all)
     server: _Front
+
+    def setup(self) -> None:
+        super().setup()
+        self.rfile.close()  # the socket's own file object: replaced by one with a deadline
+        self._reader = _DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self._reader)
+
+    def handle_one_request(self) -> None:
+        """One request, which must arrive whole within ``request_timeout`` of waiting for it
+        (an idle keep-alive connection closes after as long)."""
+        self._reader.deadline = time.monotonic() + self.server.limits.request_timeout
+        self.server.waiting(self.request, self.client_address[0], True)
+        super().handle_one_request()  # a TimeoutError while reading closes the connection
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        if ok:  # line and headers are in: no longer a slow or idle connection to make room from
+            self.server.waiting(self.request, self.client_address[0], False)
+        return ok
 
     # ---- routing
 
@@ -751,6 +940,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def _send(self, reply: _Reply, head: bool = False, extra: dict | None = None) -> None:
+        self._reader.deadline = None  # the request is read: writes get the socket timeout
+        self.connection.settimeout(self.timeout)
         self.send_response(reply.status)
         self.send_header("Content-Type", reply.content_type)
         self.send_header("Content-Length", str(len(reply.body)))
@@ -797,6 +988,7 @@ class SparqlServer:
         self.front: _Front | None = None
         self._store: tuple[Path, bool] | None = None
         self._thread: threading.Thread | None = None
+        self._watchdog: threading.Thread | None = None
         self.failure: str | None = None
 
     @property
@@ -807,9 +999,8 @@ class SparqlServer:
     def start(self) -> SparqlServer:
         try:
             self._store = prepare_store(self.graph, self.binary)
-            self.oxigraph = OxigraphProcess(self.binary, self._store[0], self.limits.timeout)
-            self.oxigraph.start()
-            upstream = _Upstream(self.oxigraph.port, self.limits)
+            self.oxigraph = self._new_oxigraph()
+            upstream = _Upstream(self.oxigraph.port, self.limits, alive=self._engine_alive)
             try:
                 self.front = _Front((self.host, self.port), upstream, self.limits, self.quiet)
             except OSError as error:
@@ -823,8 +1014,8 @@ class SparqlServer:
     def serve_forever(self) -> None:
         """Answer requests until :meth:`shutdown` or until Oxigraph exits (then :class:`ServeError`)."""
         assert self.front is not None, "start() first"
-        watchdog = threading.Thread(target=self._watch, daemon=True)
-        watchdog.start()
+        self._watchdog = threading.Thread(target=self._watch, daemon=True)
+        self._watchdog.start()
         self.front.serve_forever(poll_interval=0.2)
         if self.failure:
             raise ServeError(self.failure)
@@ -841,20 +1032,73 @@ class SparqlServer:
         except ServeError:
             pass
 
+    def _engine_alive(self) -> bool:
+        engine = self.oxigraph
+        return engine is not None and engine.process is not None and engine.process.poll() is None
+
+    def _new_oxigraph(self) -> OxigraphProcess:
+        assert self._store is not None
+        engine = OxigraphProcess(self.binary, self._store[0], self.limits.timeout, self.limits.max_memory)
+        engine.start()
+        return engine
+
     def _watch(self) -> None:
-        while self.front is not None and self.oxigraph is not None:
-            process = self.oxigraph.process
-            if process is None:
-                return
-            try:
-                code = process.wait(timeout=0.5)
-            except subprocess.TimeoutExpired:
-                continue
-            if self.oxigraph is not None and self.oxigraph.process is process:
-                self.failure = f"the Oxigraph server exited with code {code}"
-                if self.front is not None:
-                    self.front.shutdown()
+        """Keep one working Oxigraph behind the front (this thread starts the new ones, so it
+        lives as long as they do: see ``_child_setup``).
+
+        Oxigraph exits (a query past ``max_memory`` makes it abort): a new one is started,
+        every time, since a client can cause this at will; kg serve stops only when a new
+        one cannot start.
+        Its memory stays above half of ``max_memory`` (memory a heavy query took is not
+        given back): a fresh one takes the new queries and the old one is stopped once
+        the queries it holds have had their time.
+        """
+        retiring: list[tuple[OxigraphProcess, float]] = []
+        try:
+            while self.front is not None and self.oxigraph is not None:
+                current = self.oxigraph
+                if current.process is None:
+                    return
+                try:
+                    code = current.process.wait(timeout=0.25)
+                except subprocess.TimeoutExpired:
+                    code = None
+                for old, until in list(retiring):
+                    if time.monotonic() >= until:
+                        old.stop()
+                        retiring.remove((old, until))
+                if self.front is None:
+                    return
+                if code is not None:
+                    why = f"the Oxigraph server exited with code {code}"
+                    if code == -signal.SIGABRT and self.limits.max_memory:
+                        why += f" (a query needed more than {self.limits.max_memory // MiB} MiB?)"
+                    _note(f"{why}; starting a new one")
+                    current.stop()
+                    self._replace()
+                elif (self.limits.max_memory and not retiring  # at most two processes at a time
+                      and rss_bytes(current.process.pid) > self.limits.max_memory // 2):
+                    _note(f"Oxigraph holds {rss_bytes(current.process.pid) // MiB} MiB, over half of its "
+                          f"{self.limits.max_memory // MiB} MiB; a fresh one takes the next queries")
+                    self._replace()
+                    retiring.append((current, time.monotonic() + self.limits.timeout + 2))
+        except ServeError as error:
+            self.failure = str(error)
+            if self.front is not None:
+                self.front.shutdown()
+        finally:
+            for old, _ in retiring:
+                old.stop()
+
+    def _replace(self) -> None:
+        """Start a new Oxigraph and send the next queries to it."""
+        engine = self._new_oxigraph()
+        front = self.front
+        if front is None:  # closed meanwhile
+            engine.stop()
             return
+        self.oxigraph = engine
+        front.upstream.retarget(engine.port)
 
     def shutdown(self) -> None:
         if self.front is not None:
@@ -868,6 +1112,8 @@ class SparqlServer:
                 self._thread.join(timeout=10)
             front.server_close()
             front.upstream.close()
+        if self._watchdog is not None and self._watchdog is not threading.current_thread():
+            self._watchdog.join(timeout=70)  # it may be starting an Oxigraph (up to 60 s)
         oxigraph, self.oxigraph = self.oxigraph, None
         if oxigraph is not None:
             oxigraph.stop()

@@ -20,6 +20,31 @@ def examples_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
+def stalling_config(tmp_path_factory):
+    """The default pipeline plus a component standing in for a pathological record:
+    it sleeps 30 s on a text containing STALL and raises RecursionError on DEEP."""
+    import time
+
+    from spacy.language import Language
+
+    from kg.extract.pipeline import DEFAULT_CONFIG
+
+    @Language.component("kg_test_stall")
+    def stall(doc):
+        if "STALL" in doc.text:
+            time.sleep(30)
+        if "DEEP" in doc.text:
+            raise RecursionError("maximum recursion depth exceeded")
+        return doc
+
+    text = DEFAULT_CONFIG.read_text("utf-8").replace('"kg_results"]', '"kg_results","kg_test_stall"]')
+    text += '\n[components.kg_test_stall]\nfactory = "kg_test_stall"\n'
+    path = tmp_path_factory.mktemp("config") / "stall.cfg"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
 def nlp():
     from kg.extract import load_pipeline
 

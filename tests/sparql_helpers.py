@@ -105,7 +105,10 @@ def children(pid: int) -> list[int]:
     """Direct child processes of ``pid``."""
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        text = (task / "children").read_text().split()
+        try:
+            text = (task / "children").read_text().split()
+        except OSError:  # a thread that ended meanwhile
+            continue
         found.extend(int(child) for child in text)
     return found
 

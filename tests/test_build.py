@@ -1,10 +1,17 @@
 import json
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
 
 import networkx as nx
 import pytest
 import rdflib
 
-from kg.build import build
+from kg.build import BuildError, build
 from kg.types import ENTITY_TYPES
 
 
@@ -96,6 +103,39 @@ def test_bad_records_are_reported_not_lost(tmp_path):
     assert report.papers_built == 1 and len(report.skipped) == 2 and report.duplicates == 1
 
 
+def test_a_paper_that_stalls_or_fails_extraction_is_skipped_and_listed_and_the_build_goes_on(
+    tmp_path, stalling_config
+):
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    source = tmp_path / "in.jsonl"
+    lines = [
+        {"abstract": "We propose Zorbnet, a novel framework for node classification."},
+        {"abstract": "We propose Stallnet, a model. STALL"},
+        {"abstract": "We propose Deepnet, a model. DEEP"},
+        {"abstract": "We introduce Quorbit, a dataset of graphs."},
+    ]
+    source.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", str(source), "-o", str(out), "-q", "--config", str(stalling_config),
+                                       "--record-timeout", "1"])
+    assert result.exit_code == 3, result.output  # done, with records skipped
+    manifest = [json.loads(line) for line in (out / "manifest.jsonl").read_text("utf-8").splitlines()]
+    assert [(m["source"]["index"], m["outcome"]) for m in manifest] == [
+        (0, "built"), (1, "skipped"), (2, "skipped"), (3, "built")]
+    assert manifest[1]["reason"] == "extraction took longer than 1 s: skipped"
+    assert manifest[2]["reason"].startswith("extraction failed: RecursionError")
+    summary = json.loads((out / "summary.json").read_text("utf-8"))
+    assert summary["papers_built"] == 2 and len(summary["skipped"]) == 2
+    papers = [json.loads(line) for line in (out / "papers.jsonl").read_text("utf-8").splitlines()]
+    assert [p["source"]["index"] for p in papers] == [0, 3]
+
+    with pytest.raises(BuildError, match="record 1: extraction took longer than 1 s"):
+        build([source], tmp_path / "strict", config=stalling_config, on_error="fail", record_timeout=1)
+
+
 def test_incremental_build_equals_a_full_rebuild(tmp_path, examples_dir, seeds_build):
     out, _, _ = seeds_build
     files = sorted(examples_dir.glob("*.txt"))
@@ -105,3 +145,122 @@ def test_incremental_build_equals_a_full_rebuild(tmp_path, examples_dir, seeds_b
     assert second.cache_hits == first.papers_built == 19 and second.papers_built == 38
     for name in ("graph.json", "papers.jsonl", "graph.ttl"):
         assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
+
+
+# ---- one build at a time per OUTDIR; the previous complete build stays complete
+
+
+def _outputs(out):
+    return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.is_file() and not p.name.startswith(".")}
+
+
+def _kg(*args):
+    return [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())", *map(str, args)]
+
+
+def _wait_for(condition, seconds=60.0):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def test_a_second_build_into_the_same_outdir_stops_with_a_clear_message(tmp_path, examples_dir):
+    out = tmp_path / "out"
+    first = subprocess.Popen(_kg("build", examples_dir, "-o", out, "-q", "--no-cache"),
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        lock = out / ".kg-build.lock"
+        _wait_for(lambda: lock.exists() and lock.read_text() == f"process {first.pid}\n")
+        from click.testing import CliRunner
+
+        from kg.cli import main
+
+        second = CliRunner().invoke(main, ["build", str(examples_dir), "-o", str(out), "-q"])
+        assert second.exit_code == 1
+        assert f"is being built by another kg build (process {first.pid})" in " ".join(second.output.split())
+        assert first.wait(timeout=300) == 0, first.stderr.read()
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+        first.stderr.close()
+    summary = json.loads((out / "summary.json").read_text("utf-8"))
+    papers = (out / "papers.jsonl").read_text("utf-8").splitlines()
+    manifest = (out / "manifest.jsonl").read_text("utf-8").splitlines()
+    assert summary["papers_built"] == len(papers) == len(manifest) == 38
+
+
+def test_a_failed_rebuild_leaves_the_previous_build_complete(tmp_path, examples_dir):
+    out = tmp_path / "out"
+    build([examples_dir], out, cache=False)
+    before = _outputs(out)
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"abstract": "We propose Zorb, a model."}\n{oops\n', encoding="utf-8")
+    with pytest.raises(BuildError, match="bad.jsonl:2"):
+        build([bad], out, on_error="fail", cache=False)
+    assert _outputs(out) == before
+    assert [p.name for p in out.iterdir() if p.name.startswith(".kg-staging")] == []
+
+
+def test_a_killed_rebuild_leaves_the_previous_build_complete_and_its_leftovers_go_next_time(tmp_path, examples_dir):
+    out = tmp_path / "out"
+    build([examples_dir], out, cache=False)
+    before = _outputs(out)
+    (out / ".graph.json.abc123.part").write_text("left by a kg before staging")
+    big = tmp_path / "big.jsonl"
+    lines = (out / "papers.jsonl").read_text("utf-8").splitlines() * 20
+    big.write_text("".join(json.dumps({"abstract": json.loads(line)["abstract"] + f" Copy {i}."}) + "\n"
+                           for i, line in enumerate(lines)), encoding="utf-8")
+    rebuild = subprocess.Popen(_kg("build", big, "-o", out, "-q", "--no-cache"),
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: any(p.name.startswith(".kg-staging-") for p in out.iterdir()))
+        time.sleep(1.0)  # in the middle of the work
+        rebuild.kill()
+        rebuild.wait(timeout=30)
+    finally:
+        if rebuild.poll() is None:
+            rebuild.kill()
+            rebuild.wait()
+    assert _outputs(out) == before  # summary.json and every file of the good build, untouched
+    assert any(p.name.startswith(".kg-staging-") for p in out.iterdir())
+    build([examples_dir], out, cache=False)
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [".kg-build.lock"]
+
+
+def test_a_full_disk_gives_one_line_naming_the_file_and_keeps_the_previous_build(tmp_path, examples_dir):
+    out = tmp_path / "out"
+    build([examples_dir], out, cache=False)
+    before = _outputs(out)
+
+    def small_files():  # files over 64 KiB cannot be written: EFBIG, as a full disk gives ENOSPC
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
+
+    done = subprocess.run(_kg("build", examples_dir, "-o", out, "-q", "--no-cache"), capture_output=True,
+                          text=True, preexec_fn=small_files, timeout=300)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    message = " ".join(done.stderr.split())
+    assert re.fullmatch(rf"error: cannot write {out}/\.kg-staging-\w+/[\w.]+: File too large", message), message
+    assert _outputs(out) == before
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare(1)")
+def test_no_space_left_on_a_real_device(tmp_path, examples_dir):
+    """ENOSPC itself, on a 1 MiB tmpfs in a private mount namespace (needs root or user namespaces)."""
+    script = (
+        f"mount -t tmpfs -o size=1m tmpfs {shlex.quote(str(tmp_path))} && "
+        + shlex.join(_kg("build", examples_dir, "-o", tmp_path / "out", "-q", "--no-cache"))
+    )
+    done = subprocess.run(["unshare", "--mount", "--map-root-user", "sh", "-c", script], capture_output=True,
+                          text=True, timeout=300)
+    if "mount" in done.stderr and done.returncode != 1 or "unshare:" in done.stderr:
+        pytest.skip(f"no private tmpfs here: {done.stderr.strip()}")
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    message = " ".join(done.stderr.split())
+    assert re.fullmatch(rf"error: cannot write {tmp_path}/out/\.kg-staging-\w+/[\w.]+: no space left on the device",
+                        message), message

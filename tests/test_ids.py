@@ -60,3 +60,21 @@ def test_normalize_arxiv_id(value, expected):
     from kg.ids import normalize_arxiv_id
 
     assert normalize_arxiv_id(value) == expected
+
+
+def test_ids_of_very_long_fields_are_bounded_stable_and_distinct():
+    from kg.ids import MAX_ID_CHARS, bounded_id, entity_id, venue_id
+
+    long_doi = "10.1234/" + "x" * 5000
+    first = paper_id(abstract="a", doi=long_doi)
+    assert len(first) <= MAX_ID_CHARS and first.startswith("doi:10.1234/xxx")
+    assert first == paper_id(abstract="b", doi=long_doi)
+    assert first != paper_id(abstract="a", doi=long_doi + "y")
+    for made in (entity_id("k" * 5000), venue_id("Workshop " * 1000), code_id("https://github.com/a/" + "b" * 5000),
+                 paper_id(abstract="x", arxiv_id="a" * 5000 + "/1234567")):
+        assert len(made) <= MAX_ID_CHARS
+    assert bounded_id("short") == "short" and bounded_id("s" * MAX_ID_CHARS) == "s" * MAX_ID_CHARS
+
+
+def test_a_lone_surrogate_does_not_break_an_id():
+    assert paper_id(abstract="We propose \ud800Net.").startswith("paper:")

@@ -10,14 +10,18 @@ without requests to other hosts.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import http.client
 import json
+import math
 import os
 import re
+import select
 import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import xml.etree.ElementTree as ET
@@ -33,7 +37,7 @@ from SPARQLWrapper import GET, JSON, POST, TURTLE, SPARQLWrapper
 
 from kg.cli.serve import serve as serve_command
 from kg.query import sparql
-from kg.serve import Limits, SparqlServer, accept_header
+from kg.serve import Limits, SparqlServer, accept_header, rss_bytes
 
 http_request, get_query = fixtures.http, fixtures.get_query
 KGO = "https://w3id.org/kg/ontology#"
@@ -326,7 +330,7 @@ def test_no_file_or_network_access(endpoint, tmp_path):
 
 def test_limits_timeout_size_host_and_connections(build_dir):
     limits = Limits(timeout=2, max_result_bytes=4096, max_query_bytes=2048, max_concurrent=2,
-                    max_connections=4)
+                    max_connections=4, evict_after=math.inf)  # idle connections keep their slots here
     with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
         server.serve_in_thread()
         started = time.monotonic()
@@ -507,12 +511,188 @@ def test_oxigraph_stops_with_kg_serve_even_on_sigkill(build_dir, tmp_path):
     assert _gone(child), "the Oxigraph child outlived kg serve"
 
 
-def test_kg_serve_exits_when_oxigraph_dies(build_dir, tmp_path):
+def _new_child(server, old: int, seconds: float = 30) -> int:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        kids = [k for k in fixtures.children(server.process.pid) if k != old and not _gone(k)]
+        if kids:
+            return kids[0]
+        time.sleep(0.05)
+    raise AssertionError("no new Oxigraph child")
+
+
+def test_a_dead_oxigraph_is_restarted_and_the_endpoint_keeps_answering(build_dir, tmp_path):
     server = fixtures.start_kg_serve(build_dir, tmp_path, "-q")
-    os.kill(server.oxigraph_pid, signal.SIGKILL)
-    assert server.process.wait(timeout=15) == 1
-    assert server.stop() == 1
-    assert "Oxigraph server exited" in server.log.read_text()
+    try:
+        first = server.oxigraph_pid
+        os.kill(first, signal.SIGKILL)
+        second = _new_child(server, first)
+        deadline = time.monotonic() + 30
+        while get_query(server.url, COUNT, "text/csv")[0] != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert server.process.poll() is None and _gone(first) and not _gone(second)
+        assert "exited with code -9; starting a new one" in server.log.read_text()
+    finally:
+        assert server.stop() == 0
+
+
+def test_oxigraph_killed_again_and_again_is_restarted_every_time(build_dir, tmp_path):
+    """A query can make Oxigraph abort at will, so giving up after some restarts would let
+    any client stop the endpoint: every death is followed by a new Oxigraph."""
+    server = fixtures.start_kg_serve(build_dir, tmp_path, "-q")
+    try:
+        child = server.oxigraph_pid
+        for _ in range(8):
+            os.kill(child, signal.SIGKILL)
+            child = _new_child(server, child)
+            deadline = time.monotonic() + 30
+            while get_query(server.url, COUNT, "text/csv")[0] != 200:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+        assert server.process.poll() is None
+    finally:
+        assert server.stop() == 0
+
+
+def test_kg_serve_stops_when_a_new_oxigraph_cannot_start(build_dir, tmp_path):
+    graph = tmp_path / "out"
+    shutil.copytree(build_dir, graph, ignore=shutil.ignore_patterns(".oxigraph"))
+    server = fixtures.start_kg_serve(graph, tmp_path, "-q")
+    try:
+        shutil.rmtree(graph / ".oxigraph")  # the store a new Oxigraph would open
+        os.kill(server.oxigraph_pid, signal.SIGKILL)
+        assert server.process.wait(timeout=60) == 1
+    finally:
+        server.stop()
+    assert server.process.returncode == 1
+    log = server.log.read_text()
+    assert "starting a new one" in log and "did not start" in log and "Traceback" not in log
+
+
+def _slow_client(source: str, port: int, stop: threading.Event, log: list, reconnect: bool = True) -> None:
+    """A slowloris client from ``source``: one byte a second, reconnecting when dropped
+    (or, with ``reconnect`` False, holding one connection as long as it is let)."""
+    request = b"GET /sparql?query=ASK%7B%7D HTTP/1.1\r\nHost: localhost\r\nX-Padding: " + b"x" * 100
+    while not stop.is_set():
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+        except OSError:
+            time.sleep(0.1)
+            continue
+        opened = time.monotonic()
+        try:
+            for byte in request:
+                if stop.is_set():
+                    break
+                sock.sendall(bytes([byte]))
+                readable, _, _ = select.select([sock], [], [], 1.0)  # a second, or until dropped
+                if readable and not sock.recv(4096, socket.MSG_PEEK):
+                    raise ConnectionAbortedError
+        except OSError:  # dropped by the server (503 at once, or cut off at the deadline)
+            log.append(time.monotonic() - opened)
+        finally:
+            sock.close()
+        if not reconnect:
+            return
+
+
+@pytest.mark.parametrize("defended", [True, False], ids=["limits", "no-limits-control"])
+def test_slow_clients_cannot_starve_the_others(build_dir, defended):
+    """The attack of issue 17, scaled down: 64 clients sending one byte every second (the
+    old 30 s timeout was per byte, so they held every connection slot for ever). The
+    control run, with no per-address cap and a deadline no client reaches, shows the
+    attack still works against an endpoint without these limits."""
+    limits = (Limits(timeout=5, request_timeout=2, max_connections=64, max_per_client=16) if defended
+              else Limits(timeout=5, request_timeout=1000, max_connections=64, max_per_client=1000,
+                          evict_after=math.inf))
+    with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
+        server.serve_in_thread()
+        stop, dropped = threading.Event(), []
+        attackers = [threading.Thread(target=_slow_client, args=("127.0.0.3", server.port, stop, dropped))
+                     for _ in range(64)]
+        for thread in attackers:
+            thread.start()
+        try:
+            time.sleep(1.5)  # every slot the attackers can get is taken
+            statuses = []
+            for _ in range(12):
+                conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10,
+                                                  source_address=("127.0.0.2", 0))
+                conn.request("GET", "/sparql?query=ASK%7B%7D", headers={"Accept": "text/csv"})
+                statuses.append(conn.getresponse().status)
+                conn.close()
+                time.sleep(0.5)
+            assert statuses == ([200] * 12 if defended else [503] * 12)
+            time.sleep(2.5 if defended else 0)
+        finally:
+            stop.set()
+            for thread in attackers:
+                thread.join(timeout=30)
+        if defended:
+            assert dropped and max(dropped) < limits.request_timeout + 1.5  # cut off, whole request deadline
+
+
+def test_slow_clients_from_the_very_address_of_a_real_client_cannot_starve_it(build_dir):
+    """The review ran everything on 127.0.0.1: slow clients and the client they starved
+    share an address, so a per-address cap cannot tell them apart. A connection still
+    waiting for its request after ``evict_after`` makes room for a new one instead."""
+    limits = Limits(timeout=5, request_timeout=30, max_connections=64, max_per_client=64)
+    with SparqlServer(build_dir, port=0, limits=limits, quiet=True) as server:
+        server.serve_in_thread()
+        stop, dropped = threading.Event(), []
+        attackers = [threading.Thread(target=_slow_client, args=("127.0.0.1", server.port, stop, dropped, False))
+                     for _ in range(64)]
+        for thread in attackers:
+            thread.start()
+        try:
+            time.sleep(2.0)  # all 64 slots held, each connection older than evict_after
+            statuses = []
+            for _ in range(12):
+                statuses.append(get_query(server.url, "ASK {}", "text/csv")[0])
+                time.sleep(0.25)
+            assert statuses == [200] * 12
+        finally:
+            stop.set()
+            for thread in attackers:
+                thread.join(timeout=30)
+
+
+def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
+    """Three ORDER BY cross products took Oxigraph from 118 MB to 2.25 GB and kept it there."""
+    limit = 512 * 1024 * 1024
+    heavy = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f ?a"
+    with SparqlServer(build_dir, port=0, limits=Limits(timeout=10, max_memory=limit), quiet=True) as server:
+        server.serve_in_thread()
+        baseline = rss_bytes(server.oxigraph.process.pid)
+        others = set(fixtures.children(os.getpid())) - {server.oxigraph.process.pid}  # other tests' servers
+        peaks: dict[int, int] = {}
+        stop = threading.Event()
+
+        def ours():
+            return [pid for pid in fixtures.children(os.getpid()) if pid not in others]
+
+        def watch():
+            while not stop.is_set():
+                for pid in ours():
+                    with contextlib.suppress(ValueError, OSError):
+                        peaks[pid] = max(peaks.get(pid, 0), fixtures.rss_kib(pid) * 1024)
+                time.sleep(0.02)
+
+        watcher = threading.Thread(target=watch)
+        watcher.start()
+        try:
+            with concurrent.futures.ThreadPoolExecutor(3) as pool:
+                statuses = list(pool.map(lambda _: get_query(server.url, heavy, "text/csv")[0], range(3)))
+            assert set(statuses) <= {502, 503}
+            assert get_query(server.url, COUNT, "text/csv")[0] == 200  # still answering
+            time.sleep(10 + 3)  # the old process's queries have had their time
+        finally:
+            stop.set()
+            watcher.join()
+        assert max(peaks.values()) <= limit
+        assert rss_bytes(server.oxigraph.process.pid) < baseline + 64 * 1024 * 1024  # given back
+        assert [pid for pid in ours() if not _gone(pid)] == [server.oxigraph.process.pid]
 
 
 def _gone(pid: int) -> bool:

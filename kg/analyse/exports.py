@@ -15,21 +15,54 @@ VOSviewer (van Eck & Waltman, https://www.vosviewer.com; manual section
   normalisation when it lays out and clusters).
 
 Labels have tabs and line breaks replaced by spaces, so every line has the same
-columns.
+columns, and are otherwise kept exactly: these files are for VOSviewer.
+
+Tables meant for spreadsheets go through :func:`write_csv`, which neutralises
+cells that a spreadsheet would run as a formula (``=HYPERLINK(...)`` as a venue).
 """
 
 from __future__ import annotations
 
+import csv
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import networkx as nx
 
-from kg.export.files import atomic_open
+from kg.export.files import atomic_open, xml_text
 
-__all__ = ["read_vosviewer", "to_gexf_graph", "write_gexf", "write_vosviewer"]
+__all__ = ["read_vosviewer", "spreadsheet_cell", "to_gexf_graph", "write_csv", "write_gexf", "write_vosviewer"]
 
 VOS_COLUMNS = ["id", "label", "x", "y", "cluster", "weight<Links>", "weight<Total link strength>", "weight<Occurrences>"]
+
+
+#: What makes a spreadsheet read a cell as a formula (OWASP, "CSV injection"): = + - @,
+#: and tab or carriage return before them.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value):
+    """A CSV cell that a spreadsheet shows as the text it is: a string starting with
+    ``= + - @`` (or tab, carriage return) gets a leading apostrophe. Numbers stay numbers.
+
+    >>> print(spreadsheet_cell('=HYPERLINK("http://x", "y")'))
+    '=HYPERLINK("http://x", "y")
+    >>> spreadsheet_cell("-5%"), spreadsheet_cell(-5), spreadsheet_cell("GPT-4o")
+    ("'-5%", -5, 'GPT-4o')
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def write_csv(path: str | Path, header: Sequence, rows: Iterable[Sequence]) -> Path:
+    """Write a table for spreadsheets (atomically), every cell through :func:`spreadsheet_cell`."""
+    with atomic_open(path) as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow([spreadsheet_cell(cell) for cell in header])
+        writer.writerows([spreadsheet_cell(cell) for cell in row] for row in rows)
+    return Path(path)
 
 
 def _clean(text) -> str:
@@ -84,11 +117,10 @@ def read_vosviewer(map_path: str | Path, network_path: str | Path) -> tuple[list
 
 
 def _scalar(value):
+    """A GEXF attribute value: lists as JSON, strings without characters XML cannot hold."""
     if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, bool):
-        return value
-    return value
+        return xml_text(json.dumps(value, ensure_ascii=False))
+    return xml_text(value)
 
 
 def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: dict | None = None) -> nx.Graph:
@@ -107,7 +139,7 @@ def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: di
             if value is None or key in ("viz",):
                 continue
             attrs["type" if key == "label" else key] = _scalar(value)
-        attrs["label"] = _clean(data.get("name") or node)
+        attrs["label"] = xml_text(_clean(data.get("name") or node))
         attrs.pop("name", None)
         viz = {}
         if positions and node in positions:
@@ -118,11 +150,11 @@ def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: di
             viz["color"] = {"r": int(colour[1:3], 16), "g": int(colour[3:5], 16), "b": int(colour[5:7], 16), "a": 1.0}
         if viz:
             attrs["viz"] = viz
-        simple.add_node(str(node), **attrs)
+        simple.add_node(xml_text(str(node)), **attrs)
     edges = graph.edges(keys=True, data=True) if graph.is_multigraph() else ((u, v, None, d) for u, v, d in graph.edges(data=True))
     for u, v, key, data in sorted(edges, key=lambda e: (str(e[0]), str(e[1]), str(e[2]))):
-        u, v = str(u), str(v)
-        kind = str(data.get("type", key)) if (key is not None or "type" in data) else None
+        u, v = xml_text(str(u)), xml_text(str(v))
+        kind = xml_text(str(data.get("type", key))) if (key is not None or "type" in data) else None
         if simple.has_edge(u, v) and graph.is_multigraph():
             existing = simple.edges[u, v]
             existing["types"] = ";".join(sorted(set(existing["types"].split(";")) | {kind}))

@@ -44,6 +44,11 @@ def _input_options(command):
         help="What to do with a malformed record: skip it (and list it in the manifest) or stop.",
     )(command)
     command = click.option(
+        "--record-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
+        metavar="SECONDS",
+        help="Time one paper may take to extract; a paper past it is skipped and listed in the manifest.",
+    )(command)
+    command = click.option(
         "--quiet", "-q", is_flag=True, help="No progress bar and no summary."
     )(command)
     return click.argument("inputs", nargs=-1, required=True)(command)
@@ -60,8 +65,8 @@ def _input_options(command):
     "--cache/--no-cache", default=True, show_default=True,
     help="Keep extraction records in OUTDIR/.kg-cache; a re-run extracts only new papers.",
 )
-def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, on_error, quiet,
-          base_iri, cache):
+def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, on_error, record_timeout,
+          quiet, base_iri, cache):
     """Build a knowledge graph from INPUTS (files, directories or globs of abstracts).
 
     \b
@@ -73,7 +78,7 @@ def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, o
     report = _run(
         run_build, inputs, outdir, fmt=fmt, config=config, workers=workers,
         batch_size=batch_size, engine=engine, scheduler=scheduler, on_error=on_error,
-        base_iri=base_iri, cache=cache, progress=not quiet,
+        base_iri=base_iri, cache=cache, progress=not quiet, record_timeout=record_timeout,
     )
     if not quiet:
         _print_summary(report)
@@ -86,14 +91,15 @@ def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, o
     "-o", "--output", "output", type=click.Path(dir_okay=False, path_type=Path), required=True,
     help="The papers.jsonl file to write.",
 )
-def extract(inputs, output, fmt, config, workers, batch_size, engine, scheduler, on_error, quiet):
+def extract(inputs, output, fmt, config, workers, batch_size, engine, scheduler, on_error, record_timeout,
+            quiet):
     """Write the per-paper records of INPUTS (entities, relations, results) as JSON Lines."""
     from kg.build import build as run_build
 
     report = _run(
         run_build, inputs, None, fmt=fmt, config=config, workers=workers, batch_size=batch_size,
         engine=engine, scheduler=scheduler, on_error=on_error, outputs=("papers",),
-        papers_path=output, progress=not quiet,
+        papers_path=output, progress=not quiet, record_timeout=record_timeout,
     )
     if not quiet:
         err.print(f"{report.papers_built} papers -> {output}")
@@ -103,14 +109,24 @@ def extract(inputs, output, fmt, config, workers, batch_size, engine, scheduler,
 
 
 def _run(function, *args, **kwargs):
+    from concurrent.futures.process import BrokenProcessPool
+
+    from rich.markup import escape
+
     from kg.build import BuildError
     from kg.ingest import InputError
 
     try:
         return function(*args, **kwargs)
     except (BuildError, InputError, FileNotFoundError) as error:
-        err.print(f"[red]error:[/] {error}")
-        sys.exit(EXIT_FAILED)
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
+    except BrokenProcessPool:
+        err.print("[red]error:[/] an extraction worker process died (out of memory?); "
+                  "try fewer --workers or a smaller --batch-size")
+    except OSError as error:  # kg extract -o FILE writes outside a build directory
+        err.print(f"[red]error:[/] cannot write {escape(str(error.filename or ''))}: "
+                  f"{escape(error.strerror or str(error))}", highlight=False)
+    sys.exit(EXIT_FAILED)
 
 
 def _print_summary(report) -> None:

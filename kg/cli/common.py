@@ -2,22 +2,65 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_SKIPPED = 0, 1, 3
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # an error stays one line, however long
+
+
+#: Files only ``kg build`` writes (kg.build.LOCK_FILE, manifest.jsonl, papers.jsonl): a
+#: directory with one of them and no summary.json holds a build that did not finish.
+_BUILD_MARKS = (".kg-build.lock", "manifest.jsonl", "papers.jsonl")
+
+
+def require_complete_build(path: Path) -> None:
+    """A directory ``kg build`` wrote into must hold a complete build (``summary.json``, written
+    last): else a clear error and exit 1, rather than answers from half-written or mixed files.
+    A directory holding only a ``graph.json`` made some other way is read as it is."""
+    started = path.is_dir() and any((path / name).exists() for name in _BUILD_MARKS)
+    if started and not (path / "summary.json").is_file():
+        err.print(
+            f"[red]error:[/] {escape(str(path))} has no summary.json: it holds no complete kg build "
+            f"(a build failed, was stopped or is still running there); run `kg build INPUTS -o {escape(str(path))}`",
+            highlight=False,
+        )
+        sys.exit(EXIT_FAILED)
 
 
 def read_build_graph(outdir: Path):
-    """``(graph.json path, graph)`` of a build directory; a clear error and exit 1 if absent."""
+    """``(graph.json path, graph)`` of a build directory; a clear error and exit 1 if absent
+    or incomplete."""
     from kg.export.files import graph_path, read_graph
 
+    require_complete_build(outdir)
     try:
         source = graph_path(outdir)
     except FileNotFoundError as error:
         err.print(f"[red]error:[/] {error}")
         sys.exit(EXIT_FAILED)
     return source, read_graph(source)
+
+
+@contextmanager
+def stop_on_sigterm():
+    """SIGTERM ends the command as Ctrl-C does, so ``finally`` blocks run: a server the
+    command started is stopped and its temporary directory removed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

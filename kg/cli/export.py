@@ -9,9 +9,19 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from kg.cli.common import EXIT_FAILED, err
+from kg.cli.common import EXIT_FAILED, err, require_complete_build
 
-BUILD_DIR = click.Path(exists=True, path_type=Path)
+
+class _BuildDir(click.Path):
+    """An existing path; a directory must hold a complete build (see require_complete_build)."""
+
+    def convert(self, value, param, ctx):
+        path = super().convert(value, param, ctx)
+        require_complete_build(path)
+        return path
+
+
+BUILD_DIR = _BuildDir(exists=True, path_type=Path)
 
 
 @click.group("export")

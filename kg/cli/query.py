@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, err
+from kg.cli.common import EXIT_FAILED, err, require_complete_build, stop_on_sigterm
 from kg.cli.query_sparql import sparql
 
 
@@ -56,6 +56,7 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
         cypher, values = chosen.cypher, dict(chosen.params)
     if not cypher:
         raise click.UsageError("give a Cypher query or --example NAME")
+    require_complete_build(build_dir)
     for item in params:
         name, _, raw = item.partition("=")
         try:
@@ -63,7 +64,8 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
         except json.JSONDecodeError:
             values[name] = raw
     try:
-        columns, rows = run_cypher(build_dir, cypher, values, timeout_ms=timeout * 1000)
+        with stop_on_sigterm():
+            columns, rows = run_cypher(build_dir, cypher, values, timeout_ms=timeout * 1000)
     except (CypherError, FileNotFoundError) as error:
         err.print(f"[red]error:[/] {error}")
         raise SystemExit(EXIT_FAILED) from None

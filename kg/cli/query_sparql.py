@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, EXIT_OK, err
+from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
 
 FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
 
@@ -68,6 +68,7 @@ def sparql(graph, query_text, query_file, example, list_examples, show_query, fm
         sys.exit(EXIT_OK)
     if graph is None:
         raise click.UsageError("missing GRAPH (a `kg build` output directory or an RDF file)")
+    require_complete_build(graph)
 
     try:
         store = sp.load_store(graph, cache=cache)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, EXIT_OK, err
+from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
 
 
 @click.command("serve")
@@ -23,10 +23,16 @@ from kg.cli.common import EXIT_FAILED, EXIT_OK, err
               help="Largest response, in MiB; larger results get 413 (add a LIMIT).")
 @click.option("--max-concurrent", type=click.IntRange(1), default=8, show_default=True,
               help="Queries evaluated at once; others wait (up to --timeout).")
+@click.option("--max-per-client", type=click.IntRange(1), default=32, show_default=True,
+              help="Open connections from one client address; more get 503 at once.")
+@click.option("--max-memory-mb", type=click.IntRange(0), default=2048, show_default=True,
+              help="Memory the Oxigraph process may allocate; a query needing more gets 502 and "
+                   "Oxigraph is restarted; above half of it, Oxigraph is replaced once idle. 0: no limit.")
 @click.option("--oxigraph", "oxigraph", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="The oxigraph server binary (default: the one installed with kg).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not log requests.")
-def serve(graph, host, port, timeout, max_result_mb, max_concurrent, oxigraph, quiet):
+def serve(graph, host, port, timeout, max_result_mb, max_concurrent, max_per_client, max_memory_mb,
+          oxigraph, quiet):
     """Serve GRAPH (a `kg build` output directory, or a .ttl/.nt file) as a SPARQL endpoint.
 
     A SPARQL 1.1 Protocol endpoint at /sparql (GET and POST; results as JSON,
@@ -45,10 +51,14 @@ def serve(graph, host, port, timeout, max_result_mb, max_concurrent, oxigraph, q
     from kg.serve import Limits, ServeError
     from kg.serve import serve as run_server
 
+    require_complete_build(graph)
+
     limits = Limits(
         timeout=timeout,
         max_result_bytes=int(max_result_mb * 1024 * 1024),
         max_concurrent=max_concurrent,
+        max_per_client=max_per_client,
+        max_memory=max_memory_mb * 1024 * 1024,
     )
 
     def ready(server) -> None:

@@ -2,12 +2,19 @@
 
 A file is written next to its target under a temporary name and renamed when
 complete, so an interrupted build never leaves a file that looks finished.
+
+XML 1.0 has no way to write most control characters (``\\x0c`` from a PDF's
+page break, ``\\x07``), not even as ``&#12;``, so the GraphML (and GEXF) writers
+drop them from ids and values (:func:`xml_text`); ``graph.json`` and
+``papers.jsonl`` keep the text exactly.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -20,17 +27,34 @@ from kg.types import PaperRecord
 
 __all__ = [
     "atomic_open",
+    "process_dir",
     "read_graph",
     "to_graphml_graph",
     "write_graphml",
     "write_jsonl",
     "write_node_link",
+    "xml_text",
 ]
+
+#: Characters XML 1.0 cannot hold: C0 controls but tab and line ends, lone surrogates, U+FFFE/F.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(value: Any) -> Any:
+    r"""A string without the characters XML cannot hold (other values as they are).
+
+    >>> xml_text("page\x0cbreak\x00")
+    'pagebreak'
+    """
+    return _NOT_XML.sub("", value) if isinstance(value, str) else value
 
 
 @contextmanager
 def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
-    """Open a temporary sibling of ``path``; rename it over ``path`` only on success."""
+    """Open a temporary sibling of ``path``; rename it over ``path`` only on success.
+
+    A failed write (a full disk) raises an ``OSError`` that names ``path``.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
@@ -40,9 +64,50 @@ def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
             yield handle
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
         os.replace(tmp, target)
+    except OSError as error:
+        Path(tmp).unlink(missing_ok=True)
+        if error.filename is None:  # write() does not say which file it was writing
+            raise OSError(error.errno, error.strerror, str(target)) from error
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def process_dir(parent: str | Path, prefix: str) -> Path:
+    """A new directory ``<prefix><pid>-<random>`` in ``parent`` (mode 700), made after removing
+    the ones of processes that no longer run: a killed process cannot remove its own."""
+    remove_orphan_dirs(parent, prefix)
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=parent))
+
+
+def remove_orphan_dirs(parent: str | Path, prefix: str) -> list[Path]:
+    """Remove the :func:`process_dir` directories (ours, by uid) of processes that are gone."""
+    removed = []
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        pid = entry.name[len(prefix) :].split("-", 1)[0] if entry.name.startswith(prefix) else ""
+        try:
+            mine = entry.is_dir(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid()
+        except OSError:
+            continue
+        if pid.isdigit() and mine and not _running(int(pid)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(Path(entry.path))
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _umask() -> int:
@@ -66,21 +131,22 @@ def write_node_link(graph: nx.MultiDiGraph, path: str | Path) -> None:
 
 
 def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out."""
+    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out;
+    ids and strings lose the characters XML cannot hold (:func:`xml_text`)."""
 
     def scalar(attrs: dict) -> dict:
         out = {}
         for key, value in attrs.items():
             if value is None:
                 continue
-            out[key] = json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value
+            out[key] = xml_text(json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value)
         return out
 
     out = nx.MultiDiGraph()
     for node, attrs in sorted(graph.nodes(data=True), key=lambda n: n[0]):
-        out.add_node(node, **scalar(attrs))
+        out.add_node(xml_text(node), **scalar(attrs))
     for u, v, k, attrs in sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3]):
-        out.add_edge(u, v, key=k, **scalar(attrs))
+        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **scalar(attrs))
     return out
 
 

@@ -681,14 +681,11 @@ PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 def _write(chunks: Iterable[str], destination: PathOrFile) -> None:
     """Write text chunks as UTF-8 to a path (atomically), a text file or a binary file."""
     if isinstance(destination, (str, os.PathLike)):
-        part = f"{os.fspath(destination)}.part"
-        try:
-            with open(part, "w", encoding="utf-8", newline="\n") as out:
-                out.writelines(chunks)
-            os.replace(part, destination)
-        finally:
-            if os.path.exists(part):
-                os.remove(part)
+        from kg.export.files import atomic_open
+
+        with atomic_open(destination, "wb") as out:  # a hidden .part, renamed when complete
+            for chunk in chunks:
+                out.write(chunk.encode("utf-8"))
     elif isinstance(destination, io.TextIOBase):
         destination.writelines(chunks)
     else:

@@ -80,8 +80,9 @@ class AbbreviationDetector:
 
     def __call__(self, doc: Doc) -> Doc:
         found: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        sentences = doc.has_annotation("SENT_START")  # once: spaCy's check reads the whole doc
         for open_paren in (t for t in doc if t.text == "("):
-            definition = self._parenthesised(doc, open_paren.i)
+            definition = self._parenthesised(doc, open_paren.i, sentences)
             if definition and (definition[0], definition[1]) not in found:
                 found[(definition[0], definition[1])] = definition
         for definition in self._bold_letters(doc):
@@ -89,12 +90,12 @@ class AbbreviationDetector:
         doc._.kg_abbreviations = sorted(found.values())
         return doc
 
-    def _parenthesised(self, doc: Doc, i: int) -> tuple[int, int, int, int] | None:
+    def _parenthesised(self, doc: Doc, i: int, sentences: bool) -> tuple[int, int, int, int] | None:
         close = next((t.i for t in doc[i + 1 : i + 14] if t.text == ")"), None)
         if close is None or close == i + 1:
             return None
         inner = doc[i + 1 : close]
-        sent_start = doc[i].sent.start if doc.has_annotation("SENT_START") else 0
+        sent_start = doc[i].sent.start if sentences else 0
         if len(inner) <= 3 and is_short_form(inner.text.replace(" ", "")):
             limit = min(len(inner.text) + 5, len(inner.text) * 2, self.max_long_form_words)
             words = doc[max(sent_start, i - limit) : i]
@@ -166,21 +167,28 @@ class AbbreviationDetector:
     def _bold_letters(doc: Doc):
         """Acronyms spelled by emphasised letters, e.g. ``**t**wo-step ... **r**isk``."""
         letters = [(s, e) for s, e, _ in doc._.kg_emphasis if 1 <= e - s <= 2]
+        if not letters:
+            return
+        text = doc.text  # once: spaCy builds it anew on each access
+        tokens: dict[str, list] = {}  # lower-case text -> tokens, so each acronym is one lookup
+        for token in doc:
+            tokens.setdefault(token.lower_, []).append(token)
         run: list[tuple[int, int]] = []
         for span in letters + [(10**9, 10**9)]:
             if run and span[0] - run[-1][1] > 40:
                 if len(run) >= 2:
-                    acronym = "".join(doc.text[s:e] for s, e in run)
-                    yield from AbbreviationDetector._define(doc, acronym, run[0][0], run[-1][1])
+                    acronym = "".join(text[s:e] for s, e in run)
+                    start, end = run[0][0], run[-1][1]
+                    yield from AbbreviationDetector._define(doc, tokens, acronym, start, end)
                 run = []
             run.append(span)
 
     @staticmethod
-    def _define(doc: Doc, acronym: str, start: int, end: int):
+    def _define(doc: Doc, tokens: dict[str, list], acronym: str, start: int, end: int):
         long_span = doc.char_span(start, end, alignment_mode="expand")
         if long_span is None:
             return
-        for token in doc:
-            if token.text.lower() == acronym.lower() and not (start <= token.idx < end):
+        for token in tokens.get(acronym.lower(), ()):
+            if not (start <= token.idx < end):
                 yield (token.idx, token.idx + len(token), long_span.start_char, long_span.end_char)
                 return

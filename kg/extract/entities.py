@@ -16,6 +16,7 @@ Overlaps keep the stronger, then the longer candidate.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -618,12 +619,17 @@ class EntityRecognizer:
         """Stronger first, then longer; a descriptive phrase containing a catalogue match
         of its own type (``inference latency`` around ``latency``) counts as strong."""
         catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
+        catalogued.sort(key=lambda c: c.start)
+        starts = [c.start for c in catalogued]
         for phrase in candidates:
+            # only the matches starting inside the phrase: a long text stays linear
+            first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
+            inside = catalogued[first:last]
             if phrase.priority < PRIORITY_CATALOGUE and phrase.label and not any(
                 c.label != phrase.label and phrase.start <= c.start and c.end <= phrase.end
-                for c in catalogued
+                for c in inside
             ):  # not "LAMBADA natural language understanding" over the dataset LAMBADA
-                for c in catalogued:
+                for c in inside:
                     if (c.label == phrase.label
                             and phrase.start <= c.start and c.end <= phrase.end
                             and (c.start, c.end) != (phrase.start, phrase.end)):

@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -26,7 +27,9 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from kg.extract import abbreviations, entities, learned, pos, proposals, relations, results, tokenizer  # noqa: F401  (registrations)
+from kg.extract import (  # noqa: F401  (registrations)
+    abbreviations, entities, learned, pos, proposals, relations, results, sentences, tokenizer,
+)
 from kg.extract.clean import CleanText, clean_text, find_urls
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
@@ -212,11 +215,10 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
             by_key[key] = i
     long_forms: set[tuple[int, int]] = set()
     by_char = {(s.start_char, s.end_char): i for i, s in enumerate(spans)}
+    first_overlapping = _overlap_finder(list(by_char.items()))
     for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
         short = by_char.get((s_start, s_end))
-        long = next(
-            (i for (a, b), i in by_char.items() if a <= l_start < b or l_start <= a < l_end), None
-        )
+        long = first_overlapping(l_start, l_end)
         if short is None or long is None or short == long:
             continue
         long_forms.add((spans[long].start_char, spans[long].end_char))
@@ -230,6 +232,21 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
         group_long = {(s.start_char, s.end_char) for s in group} & long_forms
         groups.append((group, group_long))
     return groups
+
+
+def _overlap_finder(entries: list[tuple[tuple[int, int], int]]):
+    """``(start, end) -> value`` of the first entry whose span holds ``start`` or starts inside
+    ``start..end``; a search among nearby starts, not a scan (many acronyms stay linear)."""
+    order = sorted(range(len(entries)), key=lambda p: entries[p][0][0])
+    starts = [entries[p][0][0] for p in order]
+    longest = max((b - a for (a, b), _ in entries), default=0)
+
+    def first(start: int, end: int) -> int | None:
+        near = order[bisect_left(starts, start - longest) : bisect_left(starts, max(end, start + 1))]
+        hits = [p for p in near if (a := entries[p][0])[0] <= start < a[1] or start <= a[0] < end]
+        return entries[min(hits)][1] if hits else None
+
+    return first
 
 
 def _unique(found: list[Relation]) -> list[Relation]:

@@ -34,6 +34,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.linear import LinearModel
+from kg.extract.sentences import spans_by_sentence
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 
 __all__ = ["RelationFinder", "pair_candidates", "pair_features", "OBJECT_TYPES", "SUBJECT_TYPES"]
@@ -86,8 +87,7 @@ def _bucket(n: int) -> str:
 def pair_candidates(doc: Doc, entities: list[Span], main: Span | None) -> Iterator[tuple[Span, Span, Span, bool]]:
     """(subject, object, sentence, virtual) for every pair worth a decision; ``virtual``:
     the subject is the proposal, named elsewhere in the abstract."""
-    for sent in doc.sents:
-        inside = [e for e in entities if sent.start <= e.start and e.end <= sent.end]
+    for sent, inside in spans_by_sentence(doc, entities):
         for a in inside:
             for b in inside:
                 if a is not b and a.text.lower() != b.text.lower() and _fits(a.label_, b.label_):
@@ -98,10 +98,12 @@ def pair_candidates(doc: Doc, entities: list[Span], main: Span | None) -> Iterat
                     yield main, b, sent, True
 
 
-def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, proposed: set[tuple[int, int]]) -> list[str]:
-    """The features of one candidate pair (subject ``a``, object ``b``) in ``sent``."""
+def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, proposed: set[tuple[int, int]],
+                  words: frozenset[str] | None = None) -> list[str]:
+    """The features of one candidate pair (subject ``a``, object ``b``) in ``sent`` (``words``:
+    the sentence's lower-cased words, if the caller has them)."""
     types = f"{a.label_}>{b.label_}"
-    words = [t.lower_ for t in sent]
+    words = words if words is not None else frozenset(t.lower_ for t in sent)
     feats = [f"types={types}", f"obj={b.label_}", f"subj={a.label_}"]
     if virtual:
         between = [t.lower_ for t in doc[sent.start:b.start]]
@@ -126,11 +128,11 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
     for name, triggers in TRIGGERS.items():
         if triggers & set(between):
             feats += [f"trig_btw={name}", f"trig_btw={name}|{types}"]
-        if triggers & set(words):
+        if triggers & words:
             feats.append(f"trig_sent={name}|{types}")
             if virtual:
                 feats.append(f"virtual|trig_sent={name}|{types}")
-    if _WE & set(words):
+    if _WE & words:
         feats += ["sent_we", f"sent_we|{types}"] + ([f"virtual|sent_we|{types}"] if virtual else [])
     title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
     if title and b.text.lower() in title:
@@ -184,8 +186,12 @@ class RelationFinder:
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
         best: dict[tuple[str, str, str], tuple[float, tuple]] = {}
         classes = self.classifier.classes
+        words: dict[int, frozenset[str]] = {}
         for a, b, sent, virtual in pair_candidates(doc, entities, main):
-            probabilities = self.classifier.probabilities(pair_features(doc, a, b, sent, virtual, proposed))
+            if sent.start not in words:
+                words[sent.start] = frozenset(t.lower_ for t in sent)
+            features = pair_features(doc, a, b, sent, virtual, proposed, words[sent.start])
+            probabilities = self.classifier.probabilities(features)
             if probabilities[classes.index("none")] >= self.threshold:
                 continue
             fitting = [(p, c) for p, c in zip(probabilities, classes)

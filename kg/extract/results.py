@@ -14,6 +14,8 @@ import re
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.sentences import spans_by_sentence
+
 __all__ = ["ResultFinder", "VALUE"]
 
 if not Doc.has_extension("kg_results"):
@@ -63,8 +65,7 @@ class ResultFinder:
         proposed = list(doc.spans.get(self.proposed_key, []))
         main = next((p for p in proposed if p.label_ in _ACTORS), proposed[0] if proposed else None)
         results = []
-        for sent in doc.sents:
-            in_sent = [e for e in entities if sent.start <= e.start and e.end <= sent.end]
+        for sent, in_sent in spans_by_sentence(doc, entities):
             for match in VALUE.finditer(sent.text):
                 start = sent.start_char + match.start()
                 end = sent.start_char + match.end()
@@ -91,7 +92,7 @@ class ResultFinder:
         if subject is None and main is not None:
             subject = main
         return {
-            "value": doc.text[start:end].replace("×", "x").strip(),
+            "value": _text(sent, start, end).replace("×", "x").strip(),
             "start": start,
             "end": end,
             "metric": metric,
@@ -107,7 +108,7 @@ class ResultFinder:
             nearest = min(metrics, key=lambda e: min(abs(e.start_char - end), abs(start - e.end_char)))
             if abs(nearest.start_char - end) < 60 or abs(start - nearest.end_char) < 60:
                 return nearest.text
-        noun = _RESULT_NOUNS.match(doc.text[end : sent.end_char])
+        noun = _RESULT_NOUNS.match(_text(sent, end, sent.end_char))
         before = _measured_before(doc, sent, start)
         if noun and not (before and noun.group(1).lower().startswith("factor")):
             return noun.group(0).strip()
@@ -129,6 +130,12 @@ def _measured_before(doc: Doc, sent: Span, start: int) -> str | None:
             return doc[first:end].text if first < end else None
         i -= 1
     return None
+
+
+def _text(sent: Span, start: int, end: int) -> str:
+    """Text between two offsets of the doc, read from the sentence: ``doc.text`` is built
+    anew on each access, which made each value cost the length of the whole abstract."""
+    return sent.text[start - sent.start_char : end - sent.start_char]
 
 
 def _offsets(span: Span | None) -> tuple[int, int] | None:

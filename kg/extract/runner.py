@@ -10,6 +10,14 @@ An :class:`ExtractionCache` keeps records by paper id, abstract and pipeline
 fingerprint: a re-run with more papers extracts only the new ones. It stores
 JSON data (:func:`kg.types.extraction_to_json`), never pickles: a crafted cache
 file can at worst give wrong records, never run code.
+
+One record never stops the others: each paper gets a time budget
+(``record_timeout`` seconds, enforced with ``SIGALRM`` where extraction runs in
+a process's main thread: locally and in ``--workers`` processes, not in Dask's
+worker threads), and a batch that fails or runs out of time is extracted again
+one paper at a time, so the paper to blame is found and comes back as a
+:class:`~kg.types.ReadIssue` in its place. Worker processes die with the
+process that started them (``PR_SET_PDEATHSIG`` on Linux).
 """
 
 from __future__ import annotations
@@ -17,10 +25,15 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import signal
 import sqlite3
+import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from functools import lru_cache
 from itertools import islice
 from multiprocessing import get_context
@@ -28,11 +41,16 @@ from pathlib import Path
 
 from kg import __version__
 from kg.extract.pipeline import DEFAULT_CONFIG, extract_papers, load_pipeline
-from kg.types import EXTRACTION_FORMAT, Extraction, Paper, extraction_from_json, extraction_to_json
+from kg.types import EXTRACTION_FORMAT, Extraction, Paper, ReadIssue, extraction_from_json, extraction_to_json
 
-__all__ = ["ENGINES", "ExtractionCache", "extract_all", "extract_batch", "fingerprint_files", "pipeline_fingerprint"]
+__all__ = [
+    "ENGINES", "RECORD_TIMEOUT", "ExtractionCache", "extract_all", "extract_batch", "extract_guarded",
+    "fingerprint_files", "pipeline_fingerprint",
+]
 
 ENGINES = ("local", "dask")
+#: Seconds one paper may take to extract (a 100k-character abstract takes a few seconds).
+RECORD_TIMEOUT = 60.0
 _PACKAGE_DIR = Path(__file__).parent
 _log = logging.getLogger(__name__)
 
@@ -58,9 +76,87 @@ def pipeline_fingerprint(config: str | None = None) -> str:
     return digest.hexdigest()[:16]
 
 
-def extract_batch(papers: list[Paper], config: str | None = None, batch_size: int = 64) -> list[Extraction]:
+def extract_batch(
+    papers: list[Paper], config: str | None = None, batch_size: int = 64,
+    record_timeout: float | None = RECORD_TIMEOUT,
+) -> list[Extraction | ReadIssue]:
     """Extract one batch in this process (the unit of work shipped to workers)."""
-    return list(extract_papers(papers, load_pipeline(config), batch_size=batch_size))
+    return extract_guarded(papers, load_pipeline(config), batch_size, record_timeout)
+
+
+class RecordTimeout(Exception):
+    """A paper took longer than its time budget."""
+
+
+def extract_guarded(
+    papers: list[Paper], nlp, batch_size: int = 64, record_timeout: float | None = RECORD_TIMEOUT,
+) -> list[Extraction | ReadIssue]:
+    """One record per paper, in order: its extraction, or a ReadIssue saying why there is none.
+
+    The batch runs as one ``nlp.pipe``; if that fails or a paper runs out of time,
+    the papers from there on run one at a time, each with its own budget.
+    """
+    done: list[Extraction | ReadIssue] = []
+    try:
+        for record in _each_within(extract_papers(papers, nlp, batch_size=batch_size), record_timeout):
+            done.append(record)
+        return done
+    except Exception:  # noqa: BLE001 - the culprit is found below, one paper at a time
+        pass
+    for paper in papers[len(done) :]:
+        try:
+            done += _each_within(extract_papers([paper], nlp, batch_size=1), record_timeout)
+        except RecordTimeout:
+            done.append(ReadIssue(paper.source, f"extraction took longer than {record_timeout:g} s: skipped"))
+        except Exception as error:  # noqa: BLE001 - reported in the manifest
+            message = " ".join(str(error).split())[:200]
+            done.append(ReadIssue(paper.source, f"extraction failed: {type(error).__name__}: {message}"))
+    return done
+
+
+def _each_within(records: Iterator[Extraction], seconds: float | None) -> list[Extraction]:
+    """The records, each produced within ``seconds`` (timing only the work, not the consumer)."""
+    out = []
+    iterator = iter(records)
+    while True:
+        with _deadline(seconds):
+            record = next(iterator, None)
+        if record is None:
+            return out
+        out.append(record)
+
+
+@contextmanager
+def _deadline(seconds: float | None):
+    """Raise :class:`RecordTimeout` in this block after ``seconds`` (main thread only: signals)."""
+    if not seconds or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise RecordTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _worker_init(config: str | None, parent: int) -> None:
+    """A ``--workers`` process: die with the build (even if it is SIGKILLed), then load the pipeline."""
+    if sys.platform == "linux":
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # no libc prctl: workers end when the pool is shut down
+            pass
+        if os.getppid() != parent:  # the build died before prctl took effect
+            os._exit(1)
+    load_pipeline(config)
 
 
 class ExtractionCache:
@@ -150,9 +246,9 @@ def _ordered(submit: Callable[[list[Paper]], Future], batches: Iterable[list[Pap
 
 
 def _with_cache(
-    papers: Iterable[Paper], cache: ExtractionCache | None, run: Callable[[list[Paper]], list[Extraction]],
-    size: int,
-) -> Iterator[Extraction]:
+    papers: Iterable[Paper], cache: ExtractionCache | None,
+    run: Callable[[list[Paper]], list[Extraction | ReadIssue]], size: int,
+) -> Iterator[Extraction | ReadIssue]:
     if cache is None:
         for batch in _batches(papers, size):
             yield from run(batch)
@@ -165,7 +261,8 @@ def _with_cache(
         for paper, record in zip(batch, cached):
             if record is None:
                 record = next(fresh)
-                done.append(record)
+                if isinstance(record, Extraction):
+                    done.append(record)
             yield record
         cache.put_many(done)
 
@@ -179,41 +276,44 @@ def extract_all(
     engine: str = "local",
     scheduler: str | None = None,
     cache: ExtractionCache | None = None,
-) -> Iterator[Extraction]:
+    record_timeout: float | None = RECORD_TIMEOUT,
+) -> Iterator[Extraction | ReadIssue]:
     """Extraction records for ``papers``, in input order, with the chosen engine.
 
     ``engine="local"`` with ``workers=1`` runs in this process; with more
     workers it uses a process pool. ``engine="dask"`` sends batches to a
     Dask cluster: ``scheduler`` is its address (``tcp://host:8786``), or,
     when None, a local cluster of ``workers`` processes is started.
+    A paper that fails or takes longer than ``record_timeout`` seconds comes
+    back as a :class:`~kg.types.ReadIssue` (see :func:`extract_guarded`).
     """
     config_str = str(config) if config else None
     shard = batch_size * 8
     if engine == "dask":
-        yield from _dask(papers, config_str, workers, batch_size, scheduler, cache, shard)
+        yield from _dask(papers, config_str, workers, batch_size, scheduler, cache, shard, record_timeout)
     elif engine != "local":
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     elif workers <= 1:
         nlp = load_pipeline(config_str)
 
-        def run(batch: list[Paper]) -> list[Extraction]:
-            return list(extract_papers(batch, nlp, batch_size=batch_size))
+        def run(batch: list[Paper]) -> list[Extraction | ReadIssue]:
+            return extract_guarded(batch, nlp, batch_size, record_timeout)
 
         yield from _with_cache(papers, cache, run, batch_size)
     else:
         context = get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=load_pipeline,
-                                 initargs=(config_str,)) as pool:
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
+                                 initargs=(config_str, os.getpid())) as pool:
 
-            def run(batch: list[Paper]) -> list[Extraction]:
+            def run(batch: list[Paper]) -> list[Extraction | ReadIssue]:
                 shards = _batches(batch, batch_size)
-                return list(_ordered(lambda b: pool.submit(extract_batch, b, config_str, batch_size),
-                                     shards, workers * 2))
+                submit = lambda b: pool.submit(extract_batch, b, config_str, batch_size, record_timeout)  # noqa: E731
+                return list(_ordered(submit, shards, workers * 2))
 
             yield from _with_cache(papers, cache, run, shard)
 
 
-def _dask(papers, config, workers, batch_size, scheduler, cache, shard) -> Iterator[Extraction]:
+def _dask(papers, config, workers, batch_size, scheduler, cache, shard, record_timeout):
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError as error:  # pragma: no cover - depends on the optional extra
@@ -228,7 +328,7 @@ def _dask(papers, config, workers, batch_size, scheduler, cache, shard) -> Itera
 
         def run(batch: list[Paper]) -> list[Extraction]:
             shards = _batches(batch, batch_size)
-            submit = lambda b: client.submit(extract_batch, b, config, batch_size, pure=False)  # noqa: E731
+            submit = lambda b: client.submit(extract_batch, b, config, batch_size, record_timeout, pure=False)  # noqa: E731
             return list(_ordered(submit, shards, size * 2))
 
         yield from _with_cache(papers, cache, run, shard)

@@ -38,6 +38,7 @@ __all__ = [
     "parse_year",
     "split_authors",
     "split_urls",
+    "text_problem",
 ]
 
 #: Canonical field -> accepted names (after :func:`normalize_key`), most specific first.
@@ -65,6 +66,7 @@ _URLISH = re.compile(
     r"^(?:[a-z][a-z0-9+.\-]*://|www\.)\S+$|^[\w\-]+(?:\.[\w\-]+)+/\S+$", re.IGNORECASE
 )
 _AND = re.compile(r"\s+(?:and|&)\s+|\s*&\s*", re.IGNORECASE)
+_NOT_TEXT = re.compile("[\x00\ud800-\udfff]")
 _SPACE = re.compile(r"\s+")
 
 
@@ -248,8 +250,27 @@ def _flatten(record: Mapping[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def text_problem(**fields: str | tuple[str, ...] | None) -> str | None:
+    r"""Why a record's text cannot be kept, or None: a NUL (binary data) or a lone UTF-16
+    surrogate (``"\ud800"`` in JSON: no UTF-8 file can hold it).
+
+    >>> text_problem(abstract="fine", title="T\x00")
+    'NUL character in the title: binary data, not text'
+    >>> text_problem(abstract="We propose \ud800Net.")
+    'lone surrogate \\ud800 in the abstract: not valid Unicode'
+    """
+    for name, value in fields.items():
+        for text in (value,) if isinstance(value, str) else value or ():
+            if match := _NOT_TEXT.search(text):
+                if match.group() == "\x00":
+                    return f"NUL character in the {name}: binary data, not text"
+                return f"lone surrogate \\u{ord(match.group()):04x} in the {name}: not valid Unicode"
+    return None
+
+
 def paper_from_record(record: Mapping[str, Any], source: Source) -> Paper | ReadIssue:
-    """A :class:`Paper` from one record, or a :class:`ReadIssue` when it has no usable abstract.
+    """A :class:`Paper` from one record, or a :class:`ReadIssue` when it has no usable abstract
+    or holds text no output can (see :func:`text_problem`).
 
     The abstract is stored exactly as given; every other field is tidied.
     """
@@ -277,17 +298,19 @@ def paper_from_record(record: Mapping[str, Any], source: Source) -> Paper | Read
     year = parse_year(_lookup(fields, "year"))
     if year is None:
         year = parse_year(_lookup(fields, "date"))
+    text = {
+        "abstract": abstract,
+        "title": _text(_lookup(fields, "title")),
+        "authors": split_authors(_lookup(fields, "authors")),
+        "venue": _text(_lookup(fields, "venue")),
+        "url": url,
+        "doi": doi,
+        "code_urls": split_urls(_lookup(fields, "code")),
+    }
+    if problem := text_problem(**text):
+        return ReadIssue(source, problem)
     # An arXiv DOI names the preprint: key it like the arXiv id so both spellings meet.
     return Paper(
-        id=paper_id(abstract=abstract, doi=doi, arxiv_id=arxiv_id),
-        abstract=abstract,
-        source=source,
-        title=_text(_lookup(fields, "title")),
-        authors=split_authors(_lookup(fields, "authors")),
-        year=year,
-        venue=_text(_lookup(fields, "venue")),
-        url=url,
-        doi=doi,
-        arxiv_id=arxiv_id,
-        code_urls=split_urls(_lookup(fields, "code")),
+        id=paper_id(abstract=abstract, doi=doi, arxiv_id=arxiv_id), source=source, year=year,
+        arxiv_id=arxiv_id, **text,
     )

@@ -3,9 +3,13 @@
 JSON Lines stream one line at a time, so a malformed line costs only that
 record. A JSON array streams one element at a time too (each element is decoded
 as soon as its text is complete), which also gives every element the line it
-starts on. A ``.json`` file that is not an array is read as JSON Lines, or, when
-it is one pretty-printed document, as a single record or a ``{"papers": [...]}``
-style wrapper.
+starts on. After a malformed element, reading goes on at the next element: the
+next line that starts an object at the same indent in a pretty-printed array,
+else (a minified one-line array) after the broken element's closing bracket,
+found by counting brackets outside strings. A ``.json`` file that is not an
+array is read as JSON Lines, or, when it is one pretty-printed document, as a
+single record or a ``{"papers": [...]}`` style wrapper. Values nested deeper
+than Python's decoder can go (``RecursionError``) are malformed records.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\r\n\ufeff"
 #: Keys under which API dumps wrap their list of records.
 _WRAPPER_KEYS = ("papers", "data", "results", "items", "records", "entries", "hits", "notes")
+_TOO_DEEP = "invalid JSON: nested too deeply to read"
 
 
 def _record(value: Any, source: Source) -> Paper | ReadIssue:
@@ -52,6 +57,9 @@ def _json_lines(path: Path, lines: Iterator[str], first: int = 1) -> Iterator[Pa
         except json.JSONDecodeError as error:
             yield ReadIssue(source, f"invalid JSON: {error.msg} (column {error.colno})")
             continue
+        except RecursionError:
+            yield ReadIssue(source, _TOO_DEEP)
+            continue
         yield _record(value, source)
 
 
@@ -71,7 +79,7 @@ def read_json(path: Path) -> Iterator[Paper | ReadIssue]:
     if first and not _is_single_record(first):
         try:
             document = json.loads(read_text(path).lstrip("\ufeff"))
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             document = None
         if document is not None:
             yield from _json_document(path, document)
@@ -99,7 +107,7 @@ def _is_single_record(line: str) -> bool:
     """Whether a first line is a whole JSON value that is not a wrapper of records."""
     try:
         value = json.loads(line)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         return False
     return _wrapped(value) is None
 
@@ -175,11 +183,13 @@ def _json_array(path: Path, lines: Iterator[str]) -> Iterator[Paper | ReadIssue]
         while True:
             try:
                 value, end = _DECODER.raw_decode(buffer.text, buffer.pos)
-            except json.JSONDecodeError as error:
-                if buffer.more():
+            except (json.JSONDecodeError, RecursionError) as error:
+                if isinstance(error, json.JSONDecodeError) and buffer.more():
                     continue
-                yield ReadIssue(source, f"invalid JSON: {error.msg}")
+                yield ReadIssue(source, _TOO_DEEP if isinstance(error, RecursionError) else f"invalid JSON: {error.msg}")
                 if not _resync(buffer, indent):
+                    yield ReadIssue(Source(name, index, buffer.line),
+                                    "no further element found after a malformed one: the rest of the array is not read")
                     return
                 break
             else:
@@ -198,10 +208,62 @@ def _indent(buffer: _Buffer) -> str | None:
 
 
 def _resync(buffer: _Buffer, indent: str | None) -> bool:
-    """After a broken element, move to the next line starting an object at the same indent."""
+    """After a broken element, move to the next element; False if there is none to find.
+
+    An element that starts its line (a pretty-printed array): the next line starting
+    an object at the same indent. Otherwise (a minified array): the end of the broken
+    element by bracket depth, or failing that the next line starting an object.
+    """
+    if indent is None and _skip_element(buffer):
+        return True
     margin = re.escape(indent) if indent is not None else r"[ \t]*"
-    match = re.compile(rf"\n{margin}(?=\{{)").search(buffer.text, buffer.pos + 1)
-    if match is None:
-        return False
-    buffer.consume(match.end())
-    return True
+    while True:  # the whole rest of the file may be needed, a few lines at a time
+        match = re.compile(rf"\n{margin}(?=\{{)").search(buffer.text, buffer.pos + 1)
+        if match is not None:
+            buffer.consume(match.end())
+            return True
+        if not buffer.more():
+            return False
+
+
+_STRUCTURE = re.compile(r'["{}\[\],]')
+_STRING_END = re.compile(r'["\\]')
+
+
+def _skip_element(buffer: _Buffer) -> bool:
+    """Move past the element at ``pos``: to its closing bracket at depth 0 (counting
+    brackets outside strings), or to a comma at depth 0 for a broken bare value.
+    False, with nothing consumed, if the file ends first."""
+    depth, i = 0, buffer.pos
+    in_string = False
+    while True:
+        text = buffer.text
+        while True:
+            match = (_STRING_END if in_string else _STRUCTURE).search(text, i)
+            if match is None:
+                break
+            char, i = match.group(), match.end()
+            if in_string:
+                if char == "\\":
+                    i += 1  # the escaped character
+                else:
+                    in_string = False
+            elif char == '"':
+                in_string = True
+            elif char in "{[":
+                depth += 1
+            elif char in "}]":
+                if depth == 0 and char == "]":  # the array's own end: stop before it
+                    buffer.consume(i - 1)
+                    return True
+                depth = max(depth - 1, 0)
+                if depth == 0:
+                    buffer.consume(i)
+                    return True
+            elif depth == 0 and i - 1 > buffer.pos:  # a comma after a broken bare value
+                buffer.consume(i - 1)
+                return True
+        offset = max(i, len(text)) - buffer.pos
+        if not buffer.more():  # pos is still the element's start
+            return False
+        i = offset

@@ -4,11 +4,12 @@ Inputs are expanded up front (so a mistyped path fails at once with a clear
 error, before any work) and read lazily, one file after another, in a stable
 order: the order given, directories walked in sorted order. Each file's format
 comes from its extension, else from a look at its first few kilobytes.
+Neither directory walks nor ``**`` in a glob descend into symlinked
+directories, so a symlink loop cannot make them run forever.
 """
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -92,7 +93,10 @@ def _expand_one(item: PathLike) -> list[Path]:
         raise InputError(f"directory has no files with a known extension ({known}): {path}")
     text = os.fspath(item)
     if _GLOB_MAGIC.search(text):
-        matches = [Path(match) for match in sorted(glob.glob(text, recursive=True))]
+        try:
+            matches = _glob(text)
+        except ValueError as error:  # "a/**b": ** must be a whole path component
+            raise InputError(f"not a pattern kg can expand: {text} ({error})") from None
         files: list[Path] = []
         for match in matches:
             files.extend([match] if match.is_file() else _walk(match) if match.is_dir() else [])
@@ -100,6 +104,23 @@ def _expand_one(item: PathLike) -> list[Path]:
             raise InputError(f"no files match the pattern: {text}")
         return files
     raise InputError(f"no such file or directory: {text}")
+
+
+def _glob(pattern: str) -> list[Path]:
+    """What ``glob.glob(pattern, recursive=True)`` matches, sorted, but with ``**`` never
+    following a symlinked directory (``glob.glob`` follows them, into loops, forever).
+
+    Names starting with a dot match only where the pattern spells the dot, as in glob.
+    """
+    parts = Path(pattern).parts
+    first = next(i for i, part in enumerate(parts) if _GLOB_MAGIC.search(part))
+    root = Path(*parts[:first]) if first else Path()
+    dotted = {part for part in parts[first:] if part.startswith(".")}
+    matches = [
+        path for path in root.glob(str(Path(*parts[first:])))
+        if not any(p.startswith(".") and p not in dotted for p in path.relative_to(root).parts)
+    ]
+    return sorted(matches, key=str)
 
 
 def expand_inputs(inputs: PathLike | Iterable[PathLike]) -> list[Path]:

@@ -19,12 +19,14 @@ from pathlib import Path
 from kg.types import Paper, ReadIssue, Source
 
 __all__ = [
+    "NUL_SHARE",
     "DecodeFailure",
     "Reader",
     "file_problem",
     "guarded",
     "head_text",
     "iter_lines",
+    "looks_binary",
     "read_text",
 ]
 
@@ -60,16 +62,52 @@ def _bom_encoding(head: bytes) -> str | None:
     return None
 
 
+#: Starts of common binary formats: zip (docx, xlsx), gzip, bzip2, xz, 7z, PDF, PNG,
+#: JPEG, GIF, SQLite, ELF.
+_MAGIC = (b"PK\x03\x04", b"\x1f\x8b", b"BZh", b"\xfd7zXZ", b"7z\xbc\xaf", b"%PDF-", b"\x89PNG",
+          b"\xff\xd8\xff", b"GIF8", b"SQLite format 3\x00", b"\x7fELF")
+#: Share of NUL bytes in the first 8 KiB above which a file is binary (UTF-16 without a
+#: BOM is half NULs; a stray NUL in a text is one byte in thousands).
+NUL_SHARE = 0.01
+
+
+def looks_binary(head: bytes) -> bool:
+    r"""Whether the first bytes of a file without a UTF-16/32 BOM are binary, not text.
+
+    Binary: a binary format's signature; or NUL bytes that are more than 1% of
+    the bytes or sit in bytes that are not UTF-8. A few NULs in UTF-8 text (a
+    stray byte in one record) do not make a file binary: the reader reports the
+    record that holds them, and the rest of the file is read.
+
+    >>> looks_binary(b"ICLR 2024\n\n" + b"We propose X, a model.\n\n" * 50 + b"A stray \x00 byte.")
+    False
+    >>> looks_binary(b"\x00\x01\x02PK\x03\x04" * 50), looks_binary(b"%PDF-1.7 ...")
+    (True, True)
+    """
+    if head.startswith(_MAGIC):
+        return True
+    nuls = head.count(0)
+    if not nuls:
+        return False
+    if nuls > len(head) * NUL_SHARE:
+        return True
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
 def file_problem(path: Path) -> str | None:
     """``"empty file"``, ``"binary file"`` or ``None`` when the file can be read as text.
 
-    Binary means NUL bytes in the first 8 KiB of a file without a UTF-16/32 BOM.
+    Binary: see :func:`looks_binary` (first 8 KiB, files without a UTF-16/32 BOM).
     Empty means nothing but whitespace (and a BOM).
     """
     with path.open("rb") as handle:
         chunk = handle.read(_PROBE_BYTES)
         encoding = _bom_encoding(chunk)
-        if encoding is None and b"\x00" in chunk:
+        if encoding is None and looks_binary(chunk):
             return "binary file"
         decoder = codecs.getincrementaldecoder(encoding or "utf-8")(errors="replace")
         while chunk:
@@ -164,7 +202,8 @@ def guarded(reader: Reader) -> Callable[[str | Path], Iterator[Paper | ReadIssue
     """Wrap a format reader so empty, binary, unreadable and undecodable files become issues.
 
     The issue for a failure part-way through takes the next record index, so
-    whatever was read before it is kept.
+    whatever was read before it is kept. Any other error of a reader (a record no
+    reader foresaw) also ends the file with an issue, never a traceback.
     """
 
     @functools.wraps(reader)
@@ -184,6 +223,12 @@ def guarded(reader: Reader) -> Callable[[str | Path], Iterator[Paper | ReadIssue
         except OSError as error:
             yield ReadIssue(
                 Source(name, count, None), f"cannot read file: {error.strerror or error}"
+            )
+        except Exception as error:  # noqa: BLE001 - the last wall: listed in the manifest
+            detail = " ".join(str(error).split())[:200]
+            yield ReadIssue(
+                Source(name, count, None),
+                f"reading stopped here, the rest of the file is not read: {type(error).__name__}: {detail}",
             )
 
     return read

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from kg.ids import paper_id
+from kg.ingest.fields import text_problem
 from kg.ingest.textio import guarded, iter_lines
 from kg.types import Paper, ReadIssue, Source
 
@@ -166,9 +167,11 @@ def read_text_list(path: Path) -> Iterator[Paper | ReadIssue]:
     start = 0
     index = 0
 
-    def emit() -> Paper:
+    def emit() -> Paper | ReadIssue:
         abstract = _strip_line_end("".join(paragraph))
         paragraph.clear()
+        if problem := text_problem(abstract=abstract):
+            return ReadIssue(Source(name, index, start), problem)
         return Paper(
             id=paper_id(abstract=abstract),
             abstract=abstract,

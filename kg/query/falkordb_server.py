@@ -5,7 +5,13 @@ and stops it (and removes the directory) on exit:
 
 * Redis listens on a unix socket in that directory only (``port 0``; socket mode 700);
 * a random password (``requirepass``) is written to a config file readable by
-  the owner only, so it never appears on a command line (``ps``) or in a log;
+  the owner only, so it never appears on a command line (``ps``) or in a log,
+  and the file is deleted as soon as the server answers: the password then
+  lives only in the two processes' memory;
+* the directory (mode 700) is named after the process that started the server
+  (``kg-falkordb-<pid>-*``); a process killed before it could remove it (SIGKILL)
+  leaves it behind, and the next server started removes the directories of
+  processes that no longer run;
 * nothing is saved to disk (``save ""``, ``appendonly no``);
 * with ``bolt=True`` the module opens Bolt (``BOLT_PORT``) on a free port; the
   ``neo4j`` driver then connects to :attr:`bolt_uri` as user ``falkordb`` with
@@ -40,6 +46,8 @@ import time
 import weakref
 from pathlib import Path
 from typing import Any
+
+from kg.export.files import process_dir
 
 __all__ = ["FalkorDBError", "FalkorDBServer", "FalkorDBUnavailable", "falkordb_binaries"]
 
@@ -101,6 +109,9 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # not glibc: the weakref finalizer still stops the server
         return
+
+
+_PREFIX = "kg-falkordb-"
 
 
 def _stop_process(process: subprocess.Popen, directory: str, timeout: float = 5.0) -> None:
@@ -200,8 +211,7 @@ class FalkorDBServer:
         raise AssertionError("unreachable")
 
     def _start_once(self, server: str, module: str, port: int | None) -> None:
-        self.directory = tempfile.mkdtemp(prefix="kg-falkordb-")
-        os.chmod(self.directory, 0o700)
+        self.directory = str(process_dir(tempfile.gettempdir(), _PREFIX))  # mode 700
         self.unix_socket = os.path.join(self.directory, "redis.sock")
         conf = Path(self.directory, "redis.conf")
         module_line = f"loadmodule {_quote(module)}"
@@ -238,6 +248,7 @@ class FalkorDBServer:
         except BaseException:
             self.stop()
             raise
+        conf.unlink()  # read at start only: the password leaves the disk
 
     def _wait_ready(self, port: int | None) -> None:
         deadline = time.monotonic() + self.startup_timeout

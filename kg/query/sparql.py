@@ -50,7 +50,6 @@ import io
 import os
 import re
 import shutil
-import tempfile
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -59,6 +58,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import pyoxigraph as ox
+
+from kg.export.files import process_dir
 
 __all__ = [
     "GRAPH_FILE",
@@ -353,7 +354,7 @@ def load_store(path: str | os.PathLike[str], *, cache: bool | None = None) -> ox
     _load(store, source, fmt)
     try:
         target.parent.mkdir(exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=target.parent))
+        tmp = process_dir(target.parent, ".tmp-")  # a killed writer's is removed next time
         try:
             disk = ox.Store(str(tmp))
             disk.bulk_extend(store.quads_for_pattern(None, None, None))

@@ -40,3 +40,42 @@ def test_read_graph_round_trips_node_link(tmp_path):
 def test_graph_path_names_the_missing_build(tmp_path):
     with pytest.raises(FileNotFoundError, match="kg build"):
         graph_path(tmp_path)
+
+
+def test_graphml_with_control_characters_is_well_formed_and_reads_back(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from kg.export.files import write_graphml
+
+    g = nx.MultiDiGraph()
+    g.add_node("paper:1\x07", label="Paper", name="Page\x0cbreak\x00 and bell\x07", abstract="tab\tnew\nline",
+               authors=["A\x1bB", "C\ud800"])
+    g.add_node("entity:x", label="Method", name="X\ufffe")
+    g.add_edge("paper:1\x07", "entity:x", key="MENTIONS\x01", type="MENTIONS", mentions=[{"start": 0, "end": 1}])
+    path = tmp_path / "graph.graphml"
+    write_graphml(g, path)
+    ET.parse(path)  # well-formed XML
+    back = nx.read_graphml(path, force_multigraph=True)
+    assert back.nodes["paper:1"]["name"] == "Pagebreak and bell"
+    assert back.nodes["paper:1"]["abstract"] == "tab\tnew\nline"  # allowed characters stay
+    assert back.nodes["entity:x"]["name"] == "X"
+    assert [(u, v) for u, v in back.edges()] == [("paper:1", "entity:x")]
+
+
+def test_process_dirs_of_processes_that_are_gone_are_removed(tmp_path):
+    import subprocess
+    import sys
+
+    from kg.export.files import process_dir
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    orphan = tmp_path / f".tmp-{dead.pid}-abc"
+    orphan.mkdir()
+    (orphan / "half-written").write_text("x")
+    others = [tmp_path / ".tmp-notapid-x", tmp_path / "other-1-x", tmp_path / f".tmp-{os.getpid()}-live"]
+    for path in others:
+        path.mkdir()
+    fresh = process_dir(tmp_path, ".tmp-")
+    assert fresh.name.startswith(f".tmp-{os.getpid()}-") and stat.S_IMODE(fresh.stat().st_mode) == 0o700
+    assert not orphan.exists() and all(path.exists() for path in others)

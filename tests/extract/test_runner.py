@@ -1,9 +1,17 @@
 """Every engine and the cache yield exactly what a plain local run yields."""
 
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
 from kg.ingest import read_papers
+from kg.types import Paper, Source
 
 
 @pytest.fixture(scope="module")
@@ -130,3 +138,99 @@ def test_a_record_that_does_not_read_back_is_extracted_again(tmp_path, papers, l
     db.close()
     assert list(extract_all(papers[:1], cache=cache)) == local[:1]
     assert cache.discarded == 1
+
+
+# ---- one record never stops the others: a time budget per paper, failures isolated
+
+
+def _with_bad(papers, positions):
+    out = list(papers)
+    for position, word in positions.items():
+        paper = out[position]
+        out[position] = Paper(id=f"bad-{word}", abstract=f"We propose {word}Net, a model. {word}",
+                              source=Source("bad.jsonl", position))
+    return out
+
+
+def test_a_paper_past_its_time_budget_is_skipped_and_every_other_paper_extracted(papers, local, stalling_config):
+    mixed = _with_bad(papers[:6], {2: "STALL"})
+    start = time.monotonic()
+    records = list(extract_all(mixed, config=stalling_config, batch_size=4, record_timeout=1.0))
+    assert time.monotonic() - start < 25  # not the 30 s the record would take
+    assert [type(r).__name__ for r in records] == ["Extraction"] * 2 + ["ReadIssue"] + ["Extraction"] * 3
+    assert records[2].source == Source("bad.jsonl", 2)
+    assert records[2].reason == "extraction took longer than 1 s: skipped"
+    assert [r for i, r in enumerate(records) if i != 2] == [r for i, r in enumerate(local[:6]) if i != 2]
+
+
+def test_a_paper_whose_extraction_raises_is_skipped_with_the_error(papers, local, stalling_config):
+    mixed = _with_bad(papers[:5], {0: "DEEP", 4: "DEEP"})
+    records = list(extract_all(mixed, config=stalling_config, batch_size=8))
+    assert [type(r).__name__ for r in records] == ["ReadIssue", "Extraction", "Extraction", "Extraction", "ReadIssue"]
+    assert records[0].reason == "extraction failed: RecursionError: maximum recursion depth exceeded"
+    assert records[1:4] == local[1:4]
+
+
+def test_a_skipped_paper_is_not_cached(tmp_path, papers, stalling_config):
+    cache = ExtractionCache(tmp_path / "c.sqlite", pipeline_fingerprint(str(stalling_config)))
+    mixed = _with_bad(papers[:2], {1: "DEEP"})
+    list(extract_all(mixed, config=stalling_config, cache=cache))
+    assert cache.get(mixed[0]) is not None and cache.get(mixed[1]) is None
+
+
+# ---- worker processes die with the build
+
+
+_WORKERS_SCRIPT = """
+import sys
+from kg.extract.runner import extract_all
+from kg.ingest import read_papers
+
+papers = list(read_papers([sys.argv[1]])) * 40
+for i, record in enumerate(extract_all(papers, workers=2, batch_size=2)):
+    if i == 0:
+        print("extracting", flush=True)
+"""
+
+
+def _children(pid):
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid):
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="PR_SET_PDEATHSIG is Linux")
+@pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGTERM])
+def test_worker_processes_die_with_the_build(examples_dir, signum):
+    build = subprocess.Popen([sys.executable, "-c", _WORKERS_SCRIPT, str(examples_dir)],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert build.stdout.readline().strip() == "extracting"
+        workers = _children(build.pid)
+        assert len(workers) >= 2  # the spawned workers (and multiprocessing's resource tracker)
+        os.kill(build.pid, signum)
+        build.wait(timeout=30)
+        deadline = time.monotonic() + 20
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [w for w in workers if _alive(w)]
+    finally:
+        if build.poll() is None:
+            build.kill()
+            build.wait()
+        build.stdout.close()

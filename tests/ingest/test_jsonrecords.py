@@ -367,3 +367,73 @@ def test_resync_after_a_broken_element_skips_its_nested_objects(write: Write) ->
         ("ReadIssue", 1, 4),
         ("Paper", 2, 8),
     ]
+
+
+# --- hostile records: skipped and listed, the rest read ----------------------------------------
+
+
+def test_a_bad_element_in_a_minified_one_line_array_keeps_every_element_after_it(write: Write) -> None:
+    elements = [json.dumps({"abstract": f"We propose Net{i}, a model."}) for i in range(41)]
+    elements[1] = '{"abstract": "no comma" "title": 1}'
+    items = list(read_json(write("a.json", "[" + ",".join(elements) + "]")))
+    assert len(items) == 41
+    assert isinstance(items[1], ReadIssue) and items[1].source == Source(items[1].source.path, 1, 1)
+    assert [p.abstract for p in items if isinstance(p, Paper)] == [
+        f"We propose Net{i}, a model." for i in range(41) if i != 1
+    ]
+
+
+@pytest.mark.parametrize(
+    "broken, kept",
+    [
+        ("tru", 2),  # a broken bare value, up to the next comma
+        ('{"a": "x \\" } ] y" "z"}', 2),  # brackets and an escaped quote inside a string
+        ("}", 2),  # a stray closing brace
+        ('{"a": [1, {"b": [2]}] oops}', 2),  # nested brackets
+    ],
+)
+def test_minified_array_resumes_after_the_broken_element(write: Write, broken: str, kept: int) -> None:
+    text = '[{"abstract": "First one."}, ' + broken + ', {"abstract": "Last one."}]'
+    items = list(read_json(write("a.json", text)))
+    assert [type(i).__name__ for i in items] == ["Paper", "ReadIssue", "Paper"]
+    assert sum(isinstance(i, Paper) for i in items) == kept
+
+
+def test_a_broken_last_element_is_listed_and_the_end_of_the_file_too(write: Write) -> None:
+    items = list(read_json(write("a.json", '[{"abstract": "First one."}, {"abstract": "cut')))
+    assert [type(i).__name__ for i in items] == ["Paper", "ReadIssue", "ReadIssue"]
+    assert "rest of the array" in items[2].reason
+
+
+def test_deep_nesting_is_a_bad_record_not_a_crash(write: Write) -> None:
+    deep = '{"abstract": "Deep one.", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    lines = write("a.jsonl", jsonl({"abstract": "First one."}) + deep + "\n" + jsonl({"abstract": "Last one."}))
+    array = write("a.json", '[{"abstract": "First one."},' + deep + ',{"abstract": "Last one."}]')
+    pretty = write("b.json", '[\n  {"abstract": "First one."},\n  ' + deep + ',\n  {"abstract": "Last one."}\n]\n')
+    for path, reader in ((lines, read_json_lines), (array, read_json), (pretty, read_json)):
+        items = list(reader(path))
+        assert [type(i).__name__ for i in items] == ["Paper", "ReadIssue", "Paper"], path
+        assert items[1].reason == "invalid JSON: nested too deeply to read"
+    single = write("c.json", deep)  # one document: not an array, not JSON Lines
+    assert [i.reason for i in read_json(single)] == ["invalid JSON: nested too deeply to read"]
+
+
+@pytest.mark.parametrize(
+    "field, text, reason",
+    [
+        ("abstract", '"We propose \\ud800Net."', "lone surrogate \\ud800 in the abstract: not valid Unicode"),
+        ("title", '"A \\udfff title"', "lone surrogate \\udfff in the title: not valid Unicode"),
+        ("abstract", '"We pro\\u0000pose Net."', "NUL character in the abstract: binary data, not text"),
+    ],
+)
+def test_text_no_output_can_hold_is_a_bad_record(write: Write, field: str, text: str, reason: str) -> None:
+    record = '{"abstract": "Fine abstract.", ' + f'"{field}": {text}' + "}" if field != "abstract" else (
+        '{"abstract": ' + text + "}")
+    items = list(read_json_lines(write("a.jsonl", record + "\n" + jsonl({"abstract": "Next one."}))))
+    assert [type(i).__name__ for i in items] == ["ReadIssue", "Paper"]
+    assert items[0].reason == reason
+
+
+def test_a_paired_surrogate_escape_is_a_character_not_a_problem(write: Write) -> None:
+    paper = one(write("a.jsonl", '{"abstract": "We propose \\ud83d\\ude00Net."}\n'))
+    assert paper.abstract == "We propose \U0001F600Net."

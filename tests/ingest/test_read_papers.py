@@ -4,6 +4,8 @@ import doctest
 import importlib
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,6 +95,30 @@ def test_globs_expand_in_order_and_recursively(write: Write, tmp_path: Path) -> 
     deep = expand_inputs(str(tmp_path / "x" / "**" / "*.txt"))
     assert [p.name for p in flat] == ["1.txt", "2.txt"]
     assert sorted(p.name for p in deep) == ["1.txt", "2.txt", "3.txt"]
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="needs symlinks")
+def test_globs_and_walks_do_not_follow_symlink_loops(write: Write, tmp_path: Path) -> None:
+    write("dir/sub/a.txt", "x")
+    write("dir/.hidden/b.txt", "x")
+    os.symlink("..", tmp_path / "dir" / "sub" / "up")  # dir/sub/up/sub/up/... forever
+    os.symlink("../..", tmp_path / "dir" / "sub" / "up2")
+    script = (
+        "import sys; from kg.ingest import expand_inputs; "
+        "print([str(p) for p in expand_inputs(sys.argv[1])]); print([str(p) for p in expand_inputs(sys.argv[2])])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path / "dir" / "**" / "*.txt"), str(tmp_path / "dir")],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [str([str(tmp_path / "dir" / "sub" / "a.txt")])] * 2
+    assert expand_inputs(str(tmp_path / "dir" / ".hidden" / "*.txt")) == [tmp_path / "dir" / ".hidden" / "b.txt"]
+
+
+def test_a_pattern_glob_cannot_read_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not a pattern"):
+        expand_inputs(str(tmp_path / "a" / "**b" / "*.txt"))
 
 
 def test_inputs_keep_given_order_and_each_file_once(write: Write, tmp_path: Path) -> None:

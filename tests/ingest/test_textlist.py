@@ -241,7 +241,7 @@ def test_undecodable_utf16_gives_an_issue_after_the_good_part(write: Write) -> N
 # --- property -------------------------------------------------------------------------------
 
 _line = st.text(
-    # NUL marks a binary file, and \n / \r end lines: every other character may appear.
+    # NUL makes a paragraph a bad record, and \n / \r end lines: every other character may appear.
     st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00\n\r"),
     min_size=1,
 ).filter(lambda line: bool(line.strip()))
@@ -274,3 +274,28 @@ def test_written_paragraphs_come_back_unchanged(
     for item in items:
         assert isinstance(item, Paper) and item.source.line is not None
         assert item.abstract.startswith(lines[item.source.line - 1])
+
+
+def test_a_nul_in_one_paragraph_skips_that_paper_not_the_file(write: Write) -> None:
+    paragraphs = [f"We propose Model{i}Net, a method evaluated on CIFAR-10." for i in range(100)]
+    paragraphs[3] = paragraphs[3].replace("method", "met\x00hod")  # within the first 8 KiB
+    path = write("list.txt", "ICLR 2024 Papers\n\n" + "\n\n".join(paragraphs) + "\n")
+    items = list(read_text_list(path))
+    assert len(items) == 100
+    assert items[3] == ReadIssue(Source(str(path), 3, 9), "NUL character in the abstract: binary data, not text")
+    assert [p.abstract for p in items if isinstance(p, Paper)] == paragraphs[:3] + paragraphs[4:]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x1f\x8b\x08\x00" + b"compressed" * 100,  # gzip, no NUL needed
+        b"%PDF-1.7\n" + b"text-like header" * 50,
+        b"PK\x03\x04" + b"x" * 100,
+        "ICLR 2024\n\nWe propose X.".encode("utf-16-le"),  # UTF-16 without a BOM: half NULs
+        b"ICLR 2024\n\nCaf\xe9\x00 with a NUL in bytes that are not UTF-8.",
+    ],
+)
+def test_binary_files_are_still_told_apart(write: Write, content: bytes) -> None:
+    path = write("x.txt", content)
+    assert [i.reason for i in read_text_list(path)] == ["binary file"]

@@ -184,6 +184,34 @@ def test_run_cypher_on_a_build_directory_with_unicode(tmp_path):
     assert rows == [[name, [name, "x\ny"], "Y", ["paper:1"]]]
 
 
+@needs_falkordb
+def test_ids_from_very_long_fields_keep_their_edges_and_merge_stays_stable(tmp_path):
+    from kg.build import build
+    from kg.query.cypher import CypherSession, load_graph
+    from kg.export.neo4j import to_rows
+
+    source = tmp_path / "in.jsonl"
+    record = {
+        "abstract": "We propose Zorbnet, a novel framework evaluated on MNIST. Code: https://github.com/a/b",
+        "doi": "10.1234/" + "x" * 5000,
+        "venue": "Proceedings " + "of the long workshop " * 300,
+        "code": "https://github.com/a/" + "c" * 5000,
+    }
+    source.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    report = build([source], tmp_path / "out")
+    graph = report.graph
+    assert max(len(node) for node in graph) <= 256
+    (paper,) = [n for n, d in graph.nodes(data=True) if d["label"] == "Paper"]
+    assert paper.startswith("doi:10.1234/xxx") and graph.out_degree(paper) >= 3
+    with CypherSession(tmp_path / "out") as session:
+        query = "MATCH (p:Paper)-[r]->(x) RETURN count(r) AS n"
+        assert session.run(query)[1] == [[graph.out_degree(paper)]]
+        nodes = session.run("MATCH (n) RETURN count(n) AS n")[1]
+        load_graph(to_rows(graph), session._graph)  # MERGE again: the same nodes, no duplicates
+        assert session.run("MATCH (n) RETURN count(n) AS n")[1] == nodes
+        assert session.run(query)[1] == [[graph.out_degree(paper)]]
+
+
 def test_read_graph_reports_a_missing_graph(tmp_path):
     with pytest.raises(FileNotFoundError, match="graph.json"):
         read_graph(tmp_path)
@@ -223,6 +251,79 @@ def test_private_server_opens_no_tcp_port_and_cleans_up():
         assert server.password not in repr(server)
     assert not server.running
     assert not os.path.exists(directory)
+
+
+def _server_dirs(pid):
+    import tempfile
+
+    return sorted(Path(tempfile.gettempdir()).glob(f"kg-falkordb-{pid}-*"))
+
+
+def _gone(pid):
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@needs_falkordb
+def test_a_killed_owner_leaves_no_password_and_its_directory_goes_at_the_next_start():
+    import subprocess
+    import sys
+    import time
+
+    from kg.query.falkordb_server import FalkorDBServer
+
+    script = ("import time; from kg.query.falkordb_server import FalkorDBServer; s = FalkorDBServer().start(); "
+              "print(s.directory, s.process.pid, flush=True); time.sleep(120)")
+    owner = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        directory, server_pid = owner.stdout.readline().split()
+        assert sorted(os.listdir(directory)) == ["falkordb.log", "redis.sock"]  # redis.conf, the password, gone
+        owner.kill()
+        owner.wait(timeout=30)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait()
+        owner.stdout.close()
+    deadline = time.monotonic() + 20
+    while not _gone(int(server_pid)) and time.monotonic() < deadline:  # PR_SET_PDEATHSIG
+        time.sleep(0.05)
+    assert _gone(int(server_pid))
+    assert os.path.isdir(directory)  # SIGKILL: nothing could remove it
+    with FalkorDBServer():
+        assert not os.path.exists(directory)
+
+
+@needs_falkordb
+def test_sigterm_of_kg_query_cypher_removes_the_server_directory(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from kg.export.files import write_node_link
+
+    g = nx.MultiDiGraph()
+    g.add_node("entity:y", label="Dataset", name="Y", aliases=[], paper_count=1)
+    write_node_link(g, tmp_path / "graph.json")
+    query = "UNWIND range(1, 100000000) AS x RETURN sum(x) AS s"
+    command = [sys.executable, "-c", "import sys; from kg.cli import main; sys.exit(main())",
+               "query", "cypher", str(tmp_path), query]
+    cli = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not _server_dirs(cli.pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        (directory,) = _server_dirs(cli.pid)
+        time.sleep(1.0)  # loaded, and in the middle of the query
+        cli.terminate()
+        assert cli.wait(timeout=30) != 0
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+    assert not directory.exists()
 
 
 @needs_falkordb
