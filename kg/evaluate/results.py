@@ -82,7 +82,9 @@ def value_numbers(value: str) -> tuple:
 
 
 def _content_words(text: str) -> frozenset[str]:
-    return frozenset(w for w in name_key(text).split("-") if w and w not in _STOP)
+    """Each word singular and lower-cased, without function words."""
+    words = (name_key(w) for w in re.split(r"[\s\-/]+", text))
+    return frozenset(w for w in words if w and w not in _STOP)
 
 
 def metric_matches(gold: str, predicted: str) -> bool:
@@ -90,6 +92,8 @@ def metric_matches(gold: str, predicted: str) -> bool:
 
     >>> metric_matches("speedup", "end-to-end SpeedUp"), metric_matches("training time", "memory")
     (True, False)
+    >>> metric_matches("MACs saved", "MACs")
+    True
     """
     a, b = _content_words(gold), _content_words(predicted)
     return bool(a and b) and (a <= b or b <= a)
