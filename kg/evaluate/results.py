@@ -19,7 +19,9 @@ pairs each field is right when both are empty or both name the same thing:
   speedup``); ``metric_exact`` counts only equal keys;
 - direction: equal.
 
-``complete`` is the share of gold results matched with subject, metric, value
+Value precision is the share of predictions matched to a gold result, recall the share of
+gold results matched (a score with its change, ``44.9% (+2.8%)``, may match one gold result
+or two: annotators write it either way). ``complete`` is the share of gold results matched with subject, metric, value
 and dataset all right. ``non_dataset`` counts predicted results whose dataset
 is not a Dataset entity (there should be none).
 
@@ -44,7 +46,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 
-from kg.evaluate.names import _paired_papers, prf
+from kg.evaluate.names import _paired_papers
 from kg.ids import name_key
 
 __all__ = ["FIELDS", "metric_matches", "result_errors", "score_results", "value_numbers"]
@@ -146,20 +148,33 @@ def _field_checks(gold: dict, pred: dict, index: dict, entities: dict) -> dict[s
     return checks
 
 
+def _claims(pred: dict) -> list[tuple]:
+    """The numbers a prediction states: its whole value, and, for a score with its change
+    (``44.9% (+2.8%)``), each part alone, since annotators write them as one result or two."""
+    claims = [value_numbers(pred["value"])]
+    if pred.get("number") is not None and pred.get("delta"):
+        claims += [value_numbers(str(pred["number"])), value_numbers(pred["delta"])]
+    return claims
+
+
 def _match(golds: list[dict], preds: list[dict], index: dict, entities: dict):
     """(gold, prediction or None, field checks) for each gold result; the unmatched predictions."""
-    left = list(range(len(preds)))
+    unused = {i: _claims(p) for i, p in enumerate(preds)}
     pairs = []
     for gold in golds:
         key = value_numbers(gold["value"])
-        same = [i for i in left if value_numbers(preds[i]["value"]) == key]
+        same = [i for i, claims in unused.items() if key in claims]
         if not same:
             pairs.append((gold, None, {}))
             continue
         best = max(same, key=lambda i: sum(_field_checks(gold, preds[i], index, entities).values()))
-        left.remove(best)
+        whole = unused[best][0] == key
+        unused[best] = [] if whole else [c for c in unused[best][1:] if c != key]
+        if not unused[best]:
+            del unused[best]
         pairs.append((gold, preds[best], _field_checks(gold, preds[best], index, entities)))
-    return pairs, [preds[i] for i in left]
+    matched = {id(p) for _, p, _ in pairs if p is not None}
+    return pairs, [p for p in preds if id(p) not in matched]
 
 
 def _papers(gold: Iterable[dict], predicted: Iterable[dict]) -> Iterator[tuple[str, dict, dict]]:
@@ -169,14 +184,15 @@ def _papers(gold: Iterable[dict], predicted: Iterable[dict]) -> Iterator[tuple[s
 
 def score_results(gold: Iterable[dict], predicted: Iterable[dict]) -> dict:
     """Values (precision, recall, F1), per-field accuracy on matched pairs, the share complete."""
-    matched = n_pred = n_gold = complete = non_dataset = 0
+    matched = n_pred = n_gold = complete = non_dataset = pred_matched = 0
     right: dict[str, int] = defaultdict(int)
     for _key, gold_paper, pred_paper in _papers(gold, predicted):
         entities = {e["id"]: e for e in pred_paper["entities"] if "id" in e}
-        pairs, _spurious = _match(gold_paper.get("results", []), pred_paper["results"], _gold_entities(gold_paper),
-                                  entities)
+        pairs, spurious = _match(gold_paper.get("results", []), pred_paper["results"], _gold_entities(gold_paper),
+                                 entities)
         n_gold += len(pairs)
         n_pred += len(pred_paper["results"])
+        pred_matched += len(pred_paper["results"]) - len(spurious)
         non_dataset += sum(1 for r in pred_paper["results"] if r.get("dataset") is not None
                            and entities.get(r["dataset"], {}).get("type") != "Dataset")
         for _gold, pred, checks in pairs:
@@ -186,8 +202,11 @@ def score_results(gold: Iterable[dict], predicted: Iterable[dict]) -> dict:
             for name in FIELDS:
                 right[name] += checks[name]
             complete += checks["subject"] and checks["metric"] and checks["dataset"]
-    values = prf(matched, n_pred, n_gold)
-    values["tp"] = matched
+    precision = pred_matched / n_pred if n_pred else 0.0
+    recall = matched / n_gold if n_gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    values = {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4),
+              "tp": matched, "predicted": n_pred, "gold": n_gold}
     fields = {name: {"accuracy": round(right[name] / matched, 4) if matched else 0.0, "right": right[name],
                      "matched": matched} for name in FIELDS}
     return {"values": values, "fields": fields,

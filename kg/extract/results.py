@@ -64,7 +64,7 @@ if not Doc.has_extension("kg_results"):
 MODELS_DIR = Path(__file__).with_name("models")
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)"
-_UNIT = (r"(?:\s?%|\s?×|x(?![\w])|\s?-?fold\b|\s?times\b|\s?percentage[- ]points?\b|\s?points?\b|\s?pp\b"
+_UNIT = (r"(?:\s?%\s?points?\b|\s?%|\s?×|x(?![\w])|\s?-?fold\b|\s?times\b|\s?percentage[- ]points?\b|\s?points?\b|\s?pp\b"
          r"|\s?p\.p\.|\s?percent\b)")
 _APPROX = (r"(?:(?:up to|over|more than|nearly|almost|around|about|approximately|roughly|at least|at most|"
            r"as much as|as high as|as low as|an average of|on average|average of|maximum|max\.?|"
@@ -74,12 +74,12 @@ _ARROW = r"(?:→|->|⇒|⟶|-->)"
 _RANGE = r"(?:\s?(?:-|–|−|~|∼)\s?|\s(?:to)\s)"
 VALUE = re.compile(
     rf"{_APPROX}(?:"
-    rf"(?P<from>from\s{_NUM}{_UNIT}?[KMB]?\sto\s{_NUM}{_UNIT}?[KMB]?(?![\w.]))"
-    rf"|(?P<arrow>{_NUM}{_UNIT}?[KMB]?\s?{_ARROW}\s?{_NUM}{_UNIT}?[KMB]?(?![\w.]))"
+    rf"(?P<from>from\s{_NUM}{_UNIT}?[KMB]?\sto\s{_NUM}{_UNIT}?[KMB]?(?!\w|\.\d))"
+    rf"|(?P<arrow>{_NUM}{_UNIT}?[KMB]?\s?{_ARROW}\s?{_NUM}{_UNIT}?[KMB]?(?!\w|\.\d))"
     rf"|(?P<paren>{_NUM}{_UNIT}?\s?\(\s?\+\s?{_NUM}{_UNIT}?\s?\){_UNIT}?)"
     rf"|(?P<range>{_NUM}{_UNIT}?{_RANGE}{_NUM}{_UNIT})"
-    rf"|(?P<factor>(?<=factor of ){_NUM}(?:\s?[-–]\s?{_NUM})?x?\b|a factor of (?:{_WORD_NUMBER}|{_NUM})\b)"
-    rf"|(?P<magnitude>(?:{_WORD_NUMBER}\s)?orders?[- ]of[- ]magnitude)"
+    rf"|(?P<factor>(?:a\s)?factor of (?:{_NUM}(?:\s?(?:-|–|to)\s?{_NUM})?x?|{_WORD_NUMBER})(?!\w|\.\d))"
+    rf"|(?P<magnitude>(?:{_WORD_NUMBER}\s|\d+\s)?orders?[- ]of[- ]magnitude)"
     rf"|(?P<signed>(?<![\w.])\+\s?{_NUM}{_UNIT}?)"
     rf"|(?P<unit>{_NUM}{_UNIT})"
     rf"|(?P<bare>(?<![\w.\-/]){_NUM}(?![\w\-/]|\.\d))"
@@ -88,7 +88,7 @@ VALUE = re.compile(
 )
 
 _NUMBER_RE = re.compile(_NUM)
-_UNIT_NAMES = (("%", "%"), ("percent", "%"), ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"),
+_UNIT_NAMES = (("% point", "pp"), ("%", "%"), ("percent", "%"), ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"),
                ("percentage point", "pp"), ("p.p.", "pp"), ("pp", "pp"), ("point", "points"))
 
 
@@ -151,8 +151,8 @@ def parse_value(text: str, kind: str | None = None) -> tuple[str, float | None, 
 # ------------------------------------------------------------------------ words
 
 _CHANGE_NOUNS = re.compile(
-    r"^(?:speed-?ups?|improvements?|increases?|gains?|boosts?|reductions?|decreases?|drops?|savings?|"
-    r"accelerations?|advantages?|margins?|enhancements?|lifts?|jumps?)$", re.IGNORECASE)
+    r"^(?:improvements?|increases?|gains?|boosts?|reductions?|decreases?|drops?|savings?|"
+    r"advantages?|margins?|enhancements?|lifts?|jumps?)$", re.IGNORECASE)
 _UP = frozenset("improve improves improved improving improvement improvements increase increases increased "
                 "increasing boost boosts boosted boosting gain gains higher better faster more raise raises "
                 "outperform outperforms outperforming outperformed surpass surpasses surpassing speedup "
@@ -193,16 +193,26 @@ def result_candidates(doc: Doc, sent: Span, entities: list[Span]) -> list[Candid
     """The numbers of one sentence that may state a result (shape only; step 1 of the module)."""
     text, offset = sent.text, sent.start_char
     metrics = [e for e in entities if e.label_ == "Metric"]
-    found = []
+    found: list[Candidate] = []
     for match in VALUE.finditer(text):
         kind = next(k for k, v in match.groupdict().items() if v is not None)
         start, end = offset + match.start(), offset + match.end()
         if any(e.start_char <= start < e.end_char or e.start_char < end <= e.end_char for e in entities):
             continue  # a number inside a name (GPT-4, ResNet-50, 8x7B)
-        if kind == "bare" and not (_next_to_metric(doc, start, end, metrics) or _after_score_verb(doc, start, end)):
+        if kind == "bare" and not (_next_to_metric(doc, start, end, metrics) or _after_score_verb(doc, start, end)
+                                   or _listed_after(doc, start, found)):
             continue
         found.append(Candidate(start, end, match.group(0), kind))
     return found
+
+
+def _listed_after(doc: Doc, start: int, found: list[Candidate]) -> bool:
+    """``FID of 2.97 on CIFAR-10 and 5.80 on CelebA``: a bare number listed after a score."""
+    value = _tokens(doc, start, start + 1)
+    if not found or value is None or value.start == 0 or doc[value.start - 1].lower_ not in ("and", ",", "/"):
+        return False
+    last = _tokens(doc, found[-1].start, found[-1].end)
+    return last is not None and found[-1].kind == "bare" and value.start - last.end <= 12
 
 
 def _tokens(doc: Doc, start: int, end: int) -> Span | None:
@@ -359,7 +369,7 @@ def _coordinated(gap: Span) -> bool:
                t.pos_ in ("NOUN", "PROPN", "NUM", "SYM") for t in gap) and len(gap) <= 6
 
 
-def _respectively(sent: Span, ents: list[Span], values: list[Span]) -> dict[str, list[Span]]:
+def _respectively(doc: Doc, sent: Span, ents: list[Span], values: list[Span]) -> dict[str, list[Span]]:
     """``X, Y and Z reach 67%, 87% and 94%, respectively``: for each kind of entity listed once per
     value, just before the values or just after them, the list in order."""
     if len(values) < 2 or not any(t.lower_ == "respectively" for t in sent):
@@ -367,8 +377,9 @@ def _respectively(sent: Span, ents: list[Span], values: list[Span]) -> dict[str,
     found = {}
     for kind, labels in (("metric", ("Metric",)), ("dataset", ("Dataset",)), ("task", ("Task",)),
                          ("subject", _ACTORS)):
-        after = [e for e in ents if e.label_ in labels and e.start >= values[-1].end]
-        before = [e for e in ents if e.label_ in labels and e.end <= values[0].start]
+        listed = [e for e in ents if e.label_ in labels and not (kind == "subject" and _baseline_marked(doc, sent, e))]
+        after = [e for e in listed if e.start >= values[-1].end]
+        before = [e for e in listed if e.end <= values[0].start]
         for group in (after, before):
             if len(group) == len(values) and len({e.text.lower() for e in group}) == len(group):
                 found[kind] = group
@@ -380,16 +391,21 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
     results: list[dict] = []
     previous: dict | None = None
     stretches = _stretches(doc, sent, kept)
-    listed = _respectively(sent, ents, [s.value for s in stretches if s is not None]) \
+    listed = _respectively(doc, sent, ents, [s.value for s in stretches if s is not None]) \
         if all(s is not None for s in stretches) else {}
+    metrics = [_metric(doc, sent, ents, s) if s is not None else (None, None, None) for s in stretches]
     for n, (cand, stretch) in enumerate(zip(kept, stretches)):
         value_text, number, unit, delta = parse_value(cand.text, cand.kind)
         if stretch is None:
             continue
-        metric_span, metric_name, change = _metric(doc, sent, ents, stretch)
+        metric_span, metric_name, change = metrics[n]
         if "metric" in listed:
             metric_span = listed["metric"][n]
             metric_name = _name(metric_span)
+        following = stretches[n + 1] if n + 1 < len(stretches) else None
+        if metric_name is None and following is not None and following.reach == stretch.reach and \
+                metrics[n + 1][1] is not None:
+            metric_span, metric_name = metrics[n + 1][:2]  # ``98% and 93% sequential encoding performance``
         if metric_name is None and previous is not None:
             metric_span, metric_name = previous["_metric"], previous["metric"]
         baseline = _baseline(doc, sent, ents, stretch)
@@ -397,7 +413,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
             _subject(doc, sent, ents, stretch, previous, main)
         if baseline is not None and subject is not None and baseline.text.lower() == subject.text.lower():
             baseline = None
-        if change is not None and delta is None and number is not None and cand.kind != "paren":
+        if change is not None and delta is None and cand.kind != "paren":
             delta, number = value_text, None  # ``improves accuracy by 5%``: the 5% is a change
         result = {
             "value": value_text,
@@ -423,7 +439,9 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
 
 
 def _gap_ok(gap: Span) -> bool:
-    return not any(t.is_punct and t.text not in "%-/" for t in gap)
+    """Words that may stand between a value and its metric: ``3.4% gain in AP``, ``91% pass@1``."""
+    return all(t.text in "%-/" or t.lower_ in ("in", "of") or t.pos_ in ("ADJ", "NOUN", "PROPN", "NUM")
+               for t in gap)
 
 
 def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
@@ -450,6 +468,22 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
             return named(phrase)
         if doc[after].lower_ in ("faster", "quicker"):
             return None, "speedup", "up"
+    # ``by 10.86% accuracy points``: a noun right after the value says what it measures
+    phrase = _noun_after(doc, sent, value)
+    if phrase:
+        return None, phrase, change
+    # ``at 4.55% of its inference cost``: a share of a measure
+    if value.end + 1 < sent.end and doc[value.end].lower_ == "of":
+        i = value.end + 1
+        while i < sent.end and doc[i].pos_ in ("DET", "PRON"):
+            i += 1
+        measure = _noun_phrase_from(doc, sent, i)
+        if measure is not None and (named(measure)[0] is not None or
+                                    measure[-1].lower_ in _LOWER_BETTER | _HIGHER_BETTER | {"performance"}):
+            return named(measure)
+    # ``speeds up decoding by 1.8x``: a speed-up
+    if _sped_up(doc, sent, value):
+        return None, "speedup", "up"
     # ``reduces question count by 20%``, ``improves accuracy by 5%``
     measured = _measured_before(doc, sent, ents, value)
     if measured is not None:
@@ -466,10 +500,6 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
             if hit is not None:
                 return hit, _name(hit), change
             break
-    # ``77.3% training time``, ``1.7x inference throughput``, ``43% relative improvement``
-    phrase = _noun_after(doc, sent, value)
-    if phrase:
-        return None, phrase, change
     # ``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``
     i = value.start - 1
     while i > sent.start and doc[i].lower_ in _APPROX_WORDS:
@@ -484,6 +514,13 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
             hit = next((m for m in metrics if m.start == i + 2), None)
             if hit is not None:
                 return hit, _name(hit), change
+    # ``outperforms X by 5%``: an improvement over X
+    i = value.start - 1
+    while i > stretch.left and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}:
+        i -= 1
+    if doc[value.start - 1].lower_ in ("by", "of") or any(t.lower_ == "by" for t in doc[i:value.start]):
+        if any(t.lower_ in _OUTPERFORM for t in doc[stretch.left:i + 1]):
+            return None, "improvement", "up"
     # ``performance (1% - 2% improvements)``: the noun before the parenthesis
     if value.start - 1 > sent.start and doc[value.start - 1].text == "(":
         words = _noun_phrase_ending(doc, sent, value.start - 1)
@@ -493,6 +530,7 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
     return None, None, change
 
 
+_COUNT_NOUNS = frozenset("number amount fraction percentage share proportion count".split())
 _COMPARATIVES = frozenset("faster quicker fewer less lower higher more smaller larger better".split())
 _APPROX_WORDS = frozenset("up to over about around nearly almost approximately roughly merely only just at "
                           "least most ~ ∼ > <".split())
@@ -517,6 +555,19 @@ def _noun_phrase_from(doc: Doc, sent: Span, i: int) -> Span | None:
     return doc[i:end] if end > i and doc[end - 1].pos_ in ("NOUN", "PROPN") else None
 
 
+def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:
+    """``speed up X by``, ``accelerates X by``: the value is a speed-up."""
+    i = value.start - 1
+    while i > sent.start and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "factor", "of"}:
+        if doc[i].lower_ == "by":
+            window = doc[max(sent.start, i - 6):i]
+            return any(t.lower_.startswith("accelerat") and t.pos_ == "VERB" for t in window) or any(
+                t.lower_ in ("speeds", "speed", "speeding") and t.i + 1 < i and doc[t.i + 1].lower_ == "up"
+                for t in window)
+        i -= 1
+    return False
+
+
 def _name(span: Span) -> str:
     return " ".join(span.text.split())
 
@@ -536,14 +587,17 @@ def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
     no metric."""
     words = []
     for token in doc[value.end:min(sent.end, value.end + 6)]:
-        if token.lower_ in _PREPOSITIONS or token.lower_ in ("than", "and", "or"):
+        if token.lower_ in _PREPOSITIONS or token.lower_ in ("than", "and", "or", "vs", "vs.", "versus"):
             break
-        if token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-" or (words and token.tag_ == "VBG"):
+        if token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-" or (words and token.tag_ == "VBG") or (
+                not words and token.tag_ == "VBN" and token.lower_ in _UP | _DOWN):
             words.append(token)
             continue
         break
     while words and (words[-1].pos_ == "ADJ" or words[-1].text == "-"):
         words.pop()
+    while len(words) > 1 and (words[0].tag_ in ("VBN", "JJR") or words[0].lower_ in ("%", "points", "point")):
+        words.pop(0)  # ``25x reduced overhead``, ``5% higher accuracy``: the overhead, the accuracy
     if not words:
         return None
     text = " ".join(t.text for t in words).replace(" - ", "-")
@@ -552,13 +606,19 @@ def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
         return measured
     core = [t for t in words if not _CHANGE_NOUNS.match(t.text)]
     if not core:
-        return None
+        return _singular(text)  # ``a 10% improvement``: an improvement, of what the text does not say
     if len(core) < len(words) and core[-1].pos_ in ("NOUN", "PROPN"):
         return " ".join(t.text for t in core if t.lower_ not in ("relative", "absolute", "average", "overall")) \
             or text
     if all(t.pos_ == "ADJ" or t.lower_ in ("relative", "absolute", "average", "overall") for t in core):
         return text  # ``43% relative improvement``
     return text
+
+
+def _singular(text: str) -> str:
+    from kg.ids import singular_name
+
+    return singular_name(text)
 
 
 def _in_or_of(doc: Doc, sent: Span, i: int) -> str | None:
@@ -594,13 +654,15 @@ def _measured_before(doc: Doc, sent: Span, ents: list[Span], value: Span) -> Spa
                 first -= 1
             if first > sent.start + 1 and doc[first - 1].lower_ == "of":
                 head = _noun_phrase_ending(doc, sent, first - 1)  # ``the WER of the model``
-                if head is not None:
+                if head is not None and head.text.lower() in _COUNT_NOUNS:
+                    phrase, first = doc[head.start:phrase.end], head.start  # ``the number of steps``
+                elif head is not None:
                     phrase, first = head, head.start
                     while first > sent.start and doc[first - 1].pos_ == "DET":
                         first -= 1
             before = doc[first - 1].lower_ if first > sent.start else ""
             if before in _OUTPERFORM or before in _BASELINE_BEFORE or _generic_head(phrase.text) or any(
-                    e.label_ in _ACTORS and e.start < phrase.end and phrase.start < e.end for e in ents):
+                    e.label_ in _ACTORS and e.start < phrase.end <= e.end for e in ents):
                 return None  # ``outperforms X by``, ``improves Deformable DETR by``: X is compared
             return phrase
         i -= 1
@@ -660,6 +722,12 @@ def _baseline_marked(doc: Doc, sent: Span, ent: Span) -> bool:
         word = doc[i].lower_
         if word in _BASELINE_BEFORE or word in _COMPARE_VERBS:
             return True
+        if doc[i - 1].text == "-" or (i + 1 < ent.start and doc[i + 1].text == "-"):
+            i -= 1  # inside ``state-of-the-art``
+            continue
+        if word in ("of", "for", "with", "on", "in", "using", "to") and not (
+                i > sent.start and doc[i - 1].lower_ in ("compared", "comparing", "relative", "respect")):
+            return False  # ``improves the accuracy of X``: X is not compared
         if doc[i].pos_ in ("VERB", "AUX") or doc[i].text == ";" or word in ("while", "which", "that", "but"):
             return False
         i -= 1
@@ -670,7 +738,8 @@ def _baseline(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch) -> Span
     """The actor the value is compared against, in the value's stretch of the sentence."""
     value = stretch.value
     marked = [e for e in ents if e.label_ in _ACTORS and stretch.left <= e.start and e.end <= stretch.reach
-              and _baseline_marked(doc, sent, e)]
+              and _baseline_marked(doc, sent, e)
+              and not (e.start >= value.end and any(t.tag_ in _FINITE for t in doc[value.end:e.start]))]
     if not marked:
         return None
     return min(marked, key=lambda e: min(abs(e.start - value.end), abs(value.start - e.end)))
