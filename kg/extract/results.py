@@ -88,8 +88,8 @@ VALUE = re.compile(
 )
 
 _NUMBER_RE = re.compile(_NUM)
-_UNIT_NAMES = (("% point", "pp"), ("%", "%"), ("percent", "%"), ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"),
-               ("percentage point", "pp"), ("p.p.", "pp"), ("pp", "pp"), ("point", "points"))
+_UNIT_NAMES = (("% point", "pp"), ("percentage point", "pp"), ("p.p.", "pp"), ("%", "%"), ("percent", "%"),
+               ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"), ("pp", "pp"), ("point", "points"))
 
 
 @dataclass(frozen=True)
