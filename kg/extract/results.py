@@ -394,6 +394,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
     listed = _respectively(doc, sent, ents, [s.value for s in stretches if s is not None]) \
         if all(s is not None for s in stretches) else {}
     metrics = [_metric(doc, sent, ents, s) if s is not None else (None, None, None) for s in stretches]
+    claimed: set = set()
     for n, (cand, stretch) in enumerate(zip(kept, stretches)):
         value_text, number, unit, delta = parse_value(cand.text, cand.kind)
         if stretch is None:
@@ -408,6 +409,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
             metric_span, metric_name = metrics[n + 1][:2]  # ``98% and 93% sequential encoding performance``
         if metric_name is None and previous is not None:
             metric_span, metric_name = previous["_metric"], previous["metric"]
+            change = change or previous["_change"]  # ``by 1.8% in X and up to 8% in Y``: both changes
         baseline = _baseline(doc, sent, ents, stretch)
         subject = listed["subject"][n] if "subject" in listed else \
             _subject(doc, sent, ents, stretch, previous, main)
@@ -427,14 +429,14 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
             "metric_entity": _offsets(metric_span),
             "subject": _offsets(subject),
             "dataset": _offsets(listed["dataset"][n] if "dataset" in listed else
-                                _in_stretch(doc, ents, "Dataset", stretch)),
-            "task": _offsets(listed["task"][n] if "task" in listed else _in_stretch(doc, ents, "Task", stretch)),
+                                _in_stretch(ents, "Dataset", stretch, claimed)),
+            "task": _offsets(listed["task"][n] if "task" in listed else _in_stretch(ents, "Task", stretch, claimed)),
             "baseline": _offsets(baseline),
             "direction": _direction(metric_name, change),
             "setting": _setting(sent, ents),
         }
         results.append(result)
-        previous = {**result, "_metric": metric_span, "_subject": subject}
+        previous = {**result, "_metric": metric_span, "_subject": subject, "_change": change}
     return results
 
 
@@ -781,18 +783,24 @@ def _relative_clause(between: Span) -> bool:
         any(t.lower_ in _SCORE_VERBS for t in words)
 
 
-def _in_stretch(doc: Doc, ents: list[Span], label: str, stretch: _Stretch) -> Span | None:
+def _in_stretch(ents: list[Span], label: str, stretch: _Stretch, claimed: set) -> Span | None:
     """The entity of ``label`` in the value's stretch: after it (as far as its reach), else before it,
-    else the sentence's only one."""
+    else the sentence's only one; an entity that follows an earlier value is that value's when this
+    one names its own place (``1.8% in X and 8% in Y``; but ``45% on X, surpassing Z by 3%``: X)."""
     of_label = [e for e in ents if e.label_ == label]
     after = [e for e in of_label if stretch.value.end <= e.start and e.end <= stretch.reach]
     if after:
+        if stretch.reach == stretch.right:  # not coordinated with the next value: the entity is taken
+            claimed.add((after[0].start, after[0].end))
         return after[0]
-    before = [e for e in of_label if stretch.left <= e.start and e.end <= stretch.value.start]
+    doc = stretch.value.doc
+    own_place = any(t.lower_ in ("on", "in", "for", "across") for t in doc[stretch.value.end:stretch.value.end + 3])
+    free = [e for e in of_label if not own_place or (e.start, e.end) not in claimed]
+    before = [e for e in free if stretch.left <= e.start and e.end <= stretch.value.start]
     if before:
         return before[-1]
-    if len({e.text.lower() for e in of_label}) == 1:
-        return of_label[0]
+    if len({e.text.lower() for e in of_label}) == 1 and free:
+        return free[0]
     return None
 
 
