@@ -296,7 +296,7 @@ def candidate_features(doc: Doc, sent: Span, entities: list[Span], cand: Candida
     assigns=["doc._.kg_results"],
     requires=["doc.spans"],
     default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "results.npz",
-                    "threshold": 0.5},
+                    "threshold": 0.7},
 )
 def make_result_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
                        threshold: float):
@@ -304,7 +304,7 @@ def make_result_finder(nlp: Language, name: str, spans_key: str, proposed_key: s
 
 
 class ResultFinder:
-    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "", threshold: float = 0.5) -> None:
+    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "", threshold: float = 0.7) -> None:
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.threshold = threshold
