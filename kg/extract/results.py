@@ -394,7 +394,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
     listed = _respectively(doc, sent, ents, [s.value for s in stretches if s is not None]) \
         if all(s is not None for s in stretches) else {}
     metrics = [_metric(doc, sent, ents, s) if s is not None else (None, None, None) for s in stretches]
-    claimed: set = set()
+    claimed = {label: _claimed(ents, label, stretches) for label in ("Dataset", "Task")}
     for n, (cand, stretch) in enumerate(zip(kept, stretches)):
         value_text, number, unit, delta = parse_value(cand.text, cand.kind)
         if stretch is None:
@@ -429,8 +429,8 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
             "metric_entity": _offsets(metric_span),
             "subject": _offsets(subject),
             "dataset": _offsets(listed["dataset"][n] if "dataset" in listed else
-                                _in_stretch(ents, "Dataset", stretch, claimed)),
-            "task": _offsets(listed["task"][n] if "task" in listed else _in_stretch(ents, "Task", stretch, claimed)),
+                                _in_stretch(ents, "Dataset", stretch, claimed["Dataset"])),
+            "task": _offsets(listed["task"][n] if "task" in listed else _in_stretch(ents, "Task", stretch, claimed["Task"])),
             "baseline": _offsets(baseline),
             "direction": _direction(metric_name, change),
             "setting": _setting(sent, ents),
@@ -516,6 +516,21 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
             hit = next((m for m in metrics if m.start == i + 2), None)
             if hit is not None:
                 return hit, _name(hit), change
+    # ``large performance gains, namely 5% -> 45.3%``: the noun phrase the values illustrate
+    i = value.start - 1
+    while i > stretch.left and (doc[i].lower_ in ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "as", "including")
+                                or doc[i].text in ",:("):
+        i -= 1
+    if i < value.start - 1 and any(t.lower_ in ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
+                                   for t in doc[i + 1:value.start]):
+        inside = next((e for e in ents if e.start <= i < e.end), None)
+        if inside is not None and inside.start > sent.start and doc[inside.start - 1].lower_ in _PREPOSITIONS:
+            i = inside.start - 2  # ``gains with Best-of-N, namely``: the phrase before ``with``
+        phrase = _noun_phrase_ending(doc, sent, i + 1)
+        if phrase is not None:
+            core = [t for t in phrase if not _CHANGE_NOUNS.match(t.text)]
+            if core and core[-1].pos_ in ("NOUN", "PROPN") and not _generic_head(core[-1].text):
+                return named(doc[core[0].i:core[-1].i + 1])
     # ``outperforms X by 5%``: an improvement over X
     i = value.start - 1
     while i > stretch.left and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}:
@@ -783,18 +798,40 @@ def _relative_clause(between: Span) -> bool:
         any(t.lower_ in _SCORE_VERBS for t in words)
 
 
+def _after(ents: list[Span], label: str, stretch: _Stretch) -> Span | None:
+    """The first entity of ``label`` after the value, as far as its reach."""
+    return next((e for e in ents if e.label_ == label and stretch.value.end <= e.start and e.end <= stretch.reach),
+                None)
+
+
+def _claimed(ents: list[Span], label: str, stretches: list) -> set[tuple[int, int]]:
+    """Entities that follow a value not coordinated with the next one: that value's own."""
+    found = set()
+    for stretch in stretches:
+        if stretch is not None and stretch.reach == stretch.right:
+            after = _after(ents, label, stretch)
+            if after is not None:
+                found.add((after.start, after.end))
+    return found
+
+
 def _in_stretch(ents: list[Span], label: str, stretch: _Stretch, claimed: set) -> Span | None:
     """The entity of ``label`` in the value's stretch: after it (as far as its reach), else before it,
-    else the sentence's only one; an entity that follows an earlier value is that value's when this
+    else the sentence's only one; an entity that follows another value is that value's when this
     one names its own place (``1.8% in X and 8% in Y``; but ``45% on X, surpassing Z by 3%``: X)."""
+    after = _after(ents, label, stretch)
+    if after is not None:
+        return after
     of_label = [e for e in ents if e.label_ == label]
-    after = [e for e in of_label if stretch.value.end <= e.start and e.end <= stretch.reach]
-    if after:
-        if stretch.reach == stretch.right:  # not coordinated with the next value: the entity is taken
-            claimed.add((after[0].start, after[0].end))
-        return after[0]
     doc = stretch.value.doc
-    own_place = any(t.lower_ in ("on", "in", "for", "across") for t in doc[stretch.value.end:stretch.value.end + 3])
+    own_place = False  # ``8% in power system expansion``: a place no entity of another type accounts for
+    for t in doc[stretch.value.end:min(len(doc), stretch.value.end + 3)]:
+        if t.lower_ in ("on", "in", "for", "across"):
+            j = t.i + 1
+            while j < len(doc) and doc[j].pos_ == "DET":
+                j += 1
+            own_place = not any(e.start == j and e.label_ != label for e in ents)
+            break
     free = [e for e in of_label if not own_place or (e.start, e.end) not in claimed]
     before = [e for e in free if stretch.left <= e.start and e.end <= stretch.value.start]
     if before:
