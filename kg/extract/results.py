@@ -125,6 +125,7 @@ def parse_value(text: str, kind: str | None = None) -> tuple[str, float | None, 
     (('up to 4.5x', None, 'x', 'up to 4.5x'), ('+3.4', None, None, '+3.4'))
     """
     value = " ".join(text.replace("×", "x").replace("−", "-").replace("∼", "~").split())
+    value = re.sub(r"(\d)\s+x\b", r"\1x", value)
     value = re.sub(r"\s?(?:→|⇒|⟶|-->)\s?", " -> ", value)
     value = re.sub(r"\s?->\s?", " -> ", value)
     numbers = [float(n.replace(",", "")) for n in _NUMBER_RE.findall(value)]
@@ -378,13 +379,20 @@ def _respectively(doc: Doc, sent: Span, ents: list[Span], values: list[Span]) ->
     for kind, labels in (("metric", ("Metric",)), ("dataset", ("Dataset",)), ("task", ("Task",)),
                          ("subject", _ACTORS)):
         listed = [e for e in ents if e.label_ in labels and not (kind == "subject" and _baseline_marked(doc, sent, e))]
-        after = [e for e in listed if e.start >= values[-1].end]
-        before = [e for e in listed if e.end <= values[0].start]
+        after = [e for e in listed if e.start >= values[-1].end][:len(values)]
+        before = [e for e in listed if e.end <= values[0].start][-len(values):]
         for group in (after, before):
-            if len(group) == len(values) and len({e.text.lower() for e in group}) == len(group):
+            if len(group) == len(values) and len({e.text.lower() for e in group}) == len(group) and all(
+                    _list_gap(doc[a.end:b.start]) for a, b in zip(group, group[1:])):
                 found[kind] = group
                 break
     return found
+
+
+def _list_gap(gap: Span) -> bool:
+    """What may stand between two items of a list: commas, ``and``, ``or``, a few plain words."""
+    return len(gap) <= 4 and not any(t.tag_ in _FINITE or t.lower_ in ("while", "which", "that", "but", ";")
+                                     for t in gap)
 
 
 def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], main: Span | None) -> list[dict]:
@@ -450,7 +458,7 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
     """(Metric entity or None, metric name or None, ``up``/``down`` if the value is a stated change)."""
     value = stretch.value
     metrics = [e for e in ents if e.label_ == "Metric"]
-    change = _change(doc, sent, value)
+    change = _change(doc, sent, value, stretch.left)
 
     def named(phrase: Span | None):
         if phrase is None:
@@ -686,23 +694,29 @@ def _measured_before(doc: Doc, sent: Span, ents: list[Span], value: Span) -> Spa
     return None
 
 
-def _change(doc: Doc, sent: Span, value: Span) -> str | None:
-    """``up`` / ``down`` when the value is stated as a change (``improves ... by``, ``a 5% gain``,
-    ``reduces``, ``3x faster``, ``+3.4``), else None."""
-    after = [t.lower_ for t in doc[value.end:min(sent.end, value.end + 3)]]
-    before = [t.lower_ for t in doc[max(sent.start, value.start - 8):value.start]]
-    if value.text.lstrip().startswith("+"):
+def _change(doc: Doc, sent: Span, value: Span, left: int) -> str | None:
+    """``up`` / ``down`` when the value is stated as a change (``a 5% gain``, ``3x faster``, ``+3.4``,
+    ``saving 40%``, ``improves X by 5%``), else None."""
+    if value.text.lstrip("~<>≈ ").startswith("+"):
         return "up"
-    for word in after:
-        if word in _DOWN:
+    for token in doc[value.end:min(sent.end, value.end + 2)]:  # ``5% gain``, ``3x faster``, ``12% lower``
+        word = token.lower_
+        if word in _DOWN or word.startswith(("reduc", "decreas", "drop", "saving")):
             return "down"
         if word in _UP or _CHANGE_NOUNS.match(word):
-            return "up" if not word.startswith(("reduc", "decreas", "drop", "saving")) else "down"
-    if "by" in before[-4:]:
-        for word in reversed(before):
-            if word in _DOWN:
+            return "up"
+        if word not in ("%", "points", "point", "relative", "absolute", "average", "overall"):
+            break
+    i = value.start - 1
+    while i >= left and doc[i].lower_ in _APPROX_WORDS | {"a", "an", "the", "average", "of"}:
+        i -= 1
+    if i >= left and doc[i].lower_ in _UP | _DOWN and doc[i].pos_ == "VERB":  # ``saving 40%``
+        return "down" if doc[i].lower_ in _DOWN or doc[i].lower_.startswith("sav") else "up"
+    if i >= left and doc[i].lower_ == "by":  # ``improves the top-1 accuracy of X by 1.4%``
+        for token in reversed(doc[max(left, i - 15):i]):
+            if token.lower_ in _DOWN or token.lower_.startswith(("reduc", "decreas", "sav")):
                 return "down"
-            if word in _UP:
+            if token.lower_ in _UP:
                 return "up"
     return None
 
