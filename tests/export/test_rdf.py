@@ -857,3 +857,39 @@ def test_readme_example_is_the_export_and_conforms(shapes: Graph, ontology: Grap
     assert isomorphic(parsed, to_rdf(_readme_graph()))
     conforms, _, report = _conforms(parsed, shapes, ontology)
     assert conforms, report
+
+
+# ------------------------------------------------ results of real builds against the shapes
+
+
+def _results_subgraph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """The Result nodes with their papers and every entity a result points to (without the
+    relations between those entities: their evidence is in papers left out)."""
+    keep = set()
+    for node, data in graph.nodes(data=True):
+        if data.get("label") == "Result":
+            keep |= {node, data["paper"], *graph.successors(node)}
+    sub = graph.subgraph(keep).copy()
+    sub.remove_edges_from([(u, v, k) for u, v, k in sub.edges(keys=True) if sub.nodes[u]["label"] not in
+                           ("Paper", "Result")])
+    return sub
+
+
+def test_the_example_build_conforms_with_rdfs_inference(build_dir, shapes: Graph, ontology: Graph) -> None:
+    data = Graph().parse(build_dir / "graph.ttl", format="turtle")
+    assert any(data.subjects(RDF.type, KGO.Result))
+    conforms, _, report = validate(data, shacl_graph=shapes, ont_graph=ontology, inference="rdfs", advanced=True)
+    assert conforms, report
+
+
+def test_the_results_of_a_real_build_conform(icml2024_build, shapes: Graph, ontology: Graph) -> None:
+    """ICML 2024 (2,602 abstracts): every result, its paper and the entities it points to."""
+    from kg.export.files import read_graph
+
+    graph = _results_subgraph(read_graph(icml2024_build / "graph.json"))
+    results = [n for n, d in graph.nodes(data=True) if d["label"] == "Result"]
+    assert len(results) > 300
+    on = [v for r in results for _, v, k in graph.out_edges(r, keys=True) if k == "RESULT_ON"]
+    assert on and {graph.nodes[v]["label"] for v in on} == {"Dataset"}
+    conforms, _, report = _conforms(to_rdf(graph), shapes, ontology)
+    assert conforms, report
