@@ -167,10 +167,12 @@ _LOWER_BETTER = frozenset("error errors loss losses time latency latencies memor
                           "queries toxicity fpr fpr95 runtime distance consumption footprint usage "
                           "epe ece kid lpips bpd nll mape smape divergence gap count".split())
 _HIGHER_BETTER = frozenset("accuracy accuracies precision recall f1 f-score auc auroc auprc ap map miou iou "
-                           "bleu rouge rouge-1 rouge-2 rouge-l meteor cider score scores success throughput "
+                           "bleu rouge rouge-1 rouge-2 rouge-l meteor cider success throughput "
                            "speedup speed-up speed win reward rewards return returns ndcg psnr ssim gain "
-                           "improvement efficiency robustness fidelity coverage rate pass@1 pass@k hit@1 "
+                           "improvement efficiency robustness fidelity coverage pass@1 pass@k hit@1 "
                            "mrr em pq hiou nds correlation".split())
+#: Words that say nothing of the direction: the word before them does (``FID score``, ``error rate``).
+_UNINFORMATIVE = frozenset("score scores rate rates value values metric metrics".split())
 _BASELINE_BEFORE = frozenset("over than vs vs. versus against outperforms outperform outperforming outperformed "
                              "surpasses surpass surpassing beats beat beating exceeds exceeding relative "
                              "baseline baselines compared comparing previous prior".split())
@@ -377,11 +379,11 @@ def _respectively(doc: Doc, sent: Span, ents: list[Span], values: list[Span]) ->
         return {}
     found = {}
     for kind, labels in (("metric", ("Metric",)), ("dataset", ("Dataset",)), ("task", ("Task",)),
-                         ("subject", _ACTORS)):
+                         ("subject", _ACTORS)):  # subjects come before their values
         listed = [e for e in ents if e.label_ in labels and not (kind == "subject" and _baseline_marked(doc, sent, e))]
         after = [e for e in listed if e.start >= values[-1].end][:len(values)]
         before = [e for e in listed if e.end <= values[0].start][-len(values):]
-        for group in (after, before):
+        for group in ((before,) if kind == "subject" else (after, before)):
             if len(group) == len(values) and len({e.text.lower() for e in group}) == len(group) and all(
                     _list_gap(doc[a.end:b.start]) for a, b in zip(group, group[1:])):
                 found[kind] = group
@@ -621,7 +623,8 @@ def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
         break
     while words and (words[-1].pos_ == "ADJ" or words[-1].text == "-"):
         words.pop()
-    while len(words) > 1 and (words[0].tag_ in ("VBN", "JJR") or words[0].lower_ in ("%", "points", "point")):
+    while words and (words[0].tag_ in ("VBN", "JJR") and len(words) > 1 or words[0].lower_ in ("%", "points", "point")
+                     or not any(c.isalpha() for c in words[0].text)):
         words.pop(0)  # ``25x reduced overhead``, ``5% higher accuracy``: the overhead, the accuracy
     if not words:
         return None
@@ -725,8 +728,8 @@ def _direction(metric: str | None, change: str | None) -> str | None:
     """Which way is better: from the metric's words where they say (error: lower), else from the
     change the text states (improves: higher, reduces: lower)."""
     if metric:
-        words = [w for w in re.split(r"[\s/]+", metric.lower()) if w]
-        for word in reversed(words):
+        words = [w for w in re.split(r"[\s/]+", metric.lower()) if w and w not in _UNINFORMATIVE]
+        for word in reversed(words):  # the head decides: error rate, FID score: lower; success rate: higher
             if word in _LOWER_BETTER:
                 return "lower"
             if word in _HIGHER_BETTER:

@@ -99,6 +99,15 @@ def test_lower_is_better_for_time_and_error(nlp):
     assert found["35%"]["direction"] == "lower" and found["12%"]["direction"] == "lower"
 
 
+@pytest.mark.parametrize("text, direction", [
+    ("We propose Zorblat. Zorblat reaches an FID score of 2.1 on CIFAR-10.", "lower"),
+    ("We propose Zorblat. Zorblat reaches a 61% success rate on ALFWorld.", "higher"),
+])
+def test_the_head_of_the_metric_says_which_way_is_better(nlp, text, direction):
+    [result] = results(nlp, text)
+    assert result["direction"] == direction
+
+
 def test_a_change_over_a_baseline(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat improves top-1 accuracy by 2.1% over ResNet-50 on ImageNet.")
     result = found["2.1%"]
