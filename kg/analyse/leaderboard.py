@@ -141,7 +141,8 @@ def leaderboards(rows: Iterable[dict], *, dataset: str | None = None, task: str 
         names[key][(row.get("task"), row.get("dataset"), row["metric"])] += 1
     boards = []
     for key, members in groups.items():
-        task_name, dataset_name, metric_name = min(names[key], key=lambda n: (-names[key][n], str(n)))
+        order = list(names[key])  # first seen first: ties go to the form the rows name first
+        task_name, dataset_name, metric_name = min(order, key=lambda n: (-names[key][n], order.index(n)))
         top = Counter(r["direction"] for r in members if r.get("direction")).most_common(2)
         direction = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
         scores = [r for r in members if r.get("number") is not None]
