@@ -557,6 +557,9 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
     return None, None, change
 
 
+#: Verbs that state a change by the value that follows them (``saving 40%``, ``sacrificing 1%``).
+_DOWN_VERBS = ("reduc", "decreas", "lower", "cut", "sav", "sacrific", "drop", "los", "shrink")
+_CHANGE_VERBS = ("improv", "increas", "boost", "rais", "enhanc", "accelerat", "speed", "gain", *_DOWN_VERBS)
 _COUNT_NOUNS = frozenset("number amount fraction percentage share proportion count".split())
 _COMPARATIVES = frozenset("faster quicker fewer less lower higher more smaller larger better".split())
 _APPROX_WORDS = frozenset("up to over about around nearly almost approximately roughly merely only just at "
@@ -711,10 +714,10 @@ def _change(doc: Doc, sent: Span, value: Span, left: int) -> str | None:
         if word not in ("%", "points", "point", "relative", "absolute", "average", "overall"):
             break
     i = value.start - 1
-    while i >= left and doc[i].lower_ in _APPROX_WORDS | {"a", "an", "the", "average", "of"}:
+    while i >= left and doc[i].lower_ in _APPROX_WORDS | {"a", "an", "the", "average", "of", "less", "more", "than"}:
         i -= 1
-    if i >= left and doc[i].lower_ in _UP | _DOWN and doc[i].pos_ == "VERB":  # ``saving 40%``
-        return "down" if doc[i].lower_ in _DOWN or doc[i].lower_.startswith("sav") else "up"
+    if i >= left and doc[i].pos_ == "VERB" and doc[i].lower_.startswith(_CHANGE_VERBS):  # ``saving 40%``
+        return "down" if doc[i].lower_.startswith(_DOWN_VERBS) else "up"
     if i >= left and doc[i].lower_ == "by":  # ``improves the top-1 accuracy of X by 1.4%``
         for token in reversed(doc[max(left, i - 15):i]):
             if token.lower_ in _DOWN or token.lower_.startswith(("reduc", "decreas", "sav")):
