@@ -299,7 +299,7 @@ def candidate_features(doc: Doc, sent: Span, entities: list[Span], cand: Candida
     assigns=["doc._.kg_results"],
     requires=["doc.spans"],
     default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "results.npz",
-                    "threshold": 0.7},
+                    "threshold": 0.5},
 )
 def make_result_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
                        threshold: float):
@@ -307,7 +307,7 @@ def make_result_finder(nlp: Language, name: str, spans_key: str, proposed_key: s
 
 
 class ResultFinder:
-    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "", threshold: float = 0.7) -> None:
+    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "", threshold: float = 0.5) -> None:
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.threshold = threshold
