@@ -76,9 +76,16 @@ def evaluate_results(gold, predicted, as_json, show_errors):
 
     from kg.evaluate.results import result_errors, score_results
 
-    gold_papers, predicted_papers = _load_jsonl(gold), _load_jsonl(predicted)
-    report = score_results(gold_papers, predicted_papers)
-    errors = list(result_errors(gold_papers, predicted_papers)) if show_errors else None
+    try:
+        gold_papers, predicted_papers = _load_jsonl(gold), _load_jsonl(predicted)
+        report = score_results(gold_papers, predicted_papers)
+        errors = list(result_errors(gold_papers, predicted_papers)) if show_errors else None
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError, ValueError) as error:
+        from kg.cli.common import EXIT_FAILED, err
+
+        err.print(f"[red]error:[/] expected GOLD as result annotations and PREDICTED as a papers.jsonl "
+                  f"(JSON Lines, one paper per line): {type(error).__name__}: {error}", highlight=False)
+        raise SystemExit(EXIT_FAILED) from None
     if as_json:
         click.echo(json.dumps(report if errors is None else {"scores": report, "errors": errors}, indent=1,
                               ensure_ascii=False))

@@ -40,10 +40,18 @@ def leaderboard(outdir, dataset, task, metric, fmt, min_entries, no_evidence, ou
     """
     import json
 
+    import networkx as nx
+
     from kg.analyse.leaderboard import board_rows, leaderboards, result_rows, to_markdown
 
-    _, graph = read_build_graph(outdir)
-    boards = leaderboards(result_rows(graph), dataset=dataset, task=task, metric=metric, min_entries=min_entries)
+    try:
+        _, graph = read_build_graph(outdir)
+        rows = result_rows(graph)
+    except (json.JSONDecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
+            nx.NetworkXError):
+        err.print(f"[red]error:[/] {outdir} is not a kg build or graph.json (run `kg build INPUTS -o OUTDIR`)")
+        sys.exit(EXIT_FAILED)
+    boards = leaderboards(rows, dataset=dataset, task=task, metric=metric, min_entries=min_entries)
     if not boards:
         wanted = ", ".join(f"{k} {v!r}" for k, v in (("dataset", dataset), ("task", task), ("metric", metric)) if v)
         err.print(f"[red]error:[/] no leaderboard{' for ' + wanted if wanted else ''} in {outdir}: "

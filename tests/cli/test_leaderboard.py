@@ -63,3 +63,20 @@ def test_evaluate_results_scores_a_build_against_its_gold(build_dir, tmp_path):
     assert report["values"]["recall"] == 1.0 and report["values"]["precision"] == 1.0
     assert report["fields"]["metric"]["accuracy"] == 1.0
     assert report["non_dataset"] == 0
+
+
+@pytest.mark.parametrize("content", ["hello\n", "{\n", "[1, 2]\n"])
+def test_not_a_build_is_a_one_line_error(tmp_path, content):
+    path = tmp_path / "graph.json"
+    path.write_text(content, encoding="utf-8")
+    result = run("leaderboard", path)
+    assert result.exit_code == 1 and "is not a kg build" in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content", ["not json\n", '{"id": "p", "results": [{"value": 5}]}\n', "[1]\n"])
+def test_evaluate_results_on_bad_input_is_a_one_line_error(build_dir, tmp_path, content):
+    (tmp_path / "gold.jsonl").write_text(content, encoding="utf-8")
+    result = run("evaluate", "results", tmp_path / "gold.jsonl", build_dir / "papers.jsonl")
+    assert result.exit_code == 1 and "expected GOLD as result annotations" in result.output
+    assert "Traceback" not in result.output
