@@ -109,3 +109,16 @@ def test_results_csv_is_safe_for_spreadsheets(graph, tmp_path):
         rows = list(csv.DictReader(handle))
     assert len(rows) == 4 and {r["value"] for r in rows} >= {"'+2x", "3.1%"}
     assert [r for r in rows if r["value"] == "2.4%"][0]["dataset"] == "CIFAR-10"
+
+
+def test_the_research_map_has_a_leaderboard_section(graph, tmp_path):
+    from kg.analyse.report import research_map
+
+    result = research_map(graph, tmp_path, overview=False)
+    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    section = report[report.index("## Leaderboards"):report.index("## Files")]
+    assert "4 numeric results stated in 3 abstracts; 3 of them name a metric and a dataset or task" in section
+    assert "### image classification · CIFAR-10 · error rate (lower is better)" in section
+    assert section.index("| 1 | 2.4% | Quux") < section.index("| 2 | 3.1% | Zorb")
+    with result.outputs["table:leaderboards"].open(encoding="utf-8", newline="") as handle:
+        assert len(list(csv.DictReader(handle))) == 3
