@@ -171,6 +171,9 @@ _HIGHER_BETTER = frozenset("accuracy accuracies precision recall f1 f-score auc 
                            "speedup speed-up speed win reward rewards return returns ndcg psnr ssim gain "
                            "improvement efficiency robustness fidelity coverage pass@1 pass@k hit@1 "
                            "mrr em pq hiou nds correlation".split())
+#: Head nouns of a measured quantity the text may not name as a metric (``context length``).
+_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | frozenset(
+    "length lengths horizon window capacity depth width resolution size".split())
 #: Words that say nothing of the direction: the word before them does (``FID score``, ``error rate``).
 _UNINFORMATIVE = frozenset("score scores rate rates value values metric metrics".split())
 _BASELINE_BEFORE = frozenset("over than vs vs. versus against outperforms outperform outperforming outperformed "
@@ -507,10 +510,16 @@ def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
             return metric, _name(metric), change
     # ``improves AP on LVIS rare classes ... from 31.2% to 44.6%``: the object of the change verb
     for i in range(value.start - 1, stretch.left - 1, -1):
-        if doc[i].pos_ == "VERB" and (doc[i].lower_ in _UP or doc[i].lower_ in _DOWN):
+        if doc[i].pos_ == "VERB" and (doc[i].lower_ in _UP or doc[i].lower_ in _DOWN or doc[i].lower_.startswith("extend")):
             hit = next((m for m in metrics if 0 < m.start - i <= 3), None)
             if hit is not None:
                 return hit, _name(hit), change
+            j = i + 1
+            while j < value.start and doc[j].pos_ == "DET":
+                j += 1
+            measure = _noun_phrase_from(doc, sent, j)  # ``extends the context length from 4K to 32K``
+            if measure is not None and measure[-1].lower_ in _MEASURES:
+                return named(measure)
             break
     # ``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``
     i = value.start - 1
