@@ -53,6 +53,11 @@ EXPECTED = {
         {"dataset": "ImageNet"},
         [["FlowNet: fast agents", "FlowNet", "accuracy", "91.2%", "GPT-4o"]],
     ),
+    "best_results_on_dataset": (
+        {"dataset": "ImageNet"},
+        [[None, "accuracy", "higher", "FlowNet", "91.2%", 91.2, "FlowNet: fast agents",
+          "FlowNet reaches 91.2% accuracy on ImageNet, ahead of GPT-4o."]],
+    ),
     "proposals_by_venue_year": (
         {},
         [["ICLR", 2025, "Method", 1], ["ICLR", 2025, "Model", 1], ["NeurIPS", 2024, "Method", 1]],
@@ -399,6 +404,8 @@ PARAMETER_FINDERS = {
     "ORDER BY n DESC, name, dataset LIMIT 3 RETURN name, dataset",
     "results_on_dataset": "MATCH (:Result)-[:RESULT_ON]->(d:Dataset) "
     "WITH d.name AS dataset, count(*) AS n ORDER BY n DESC, dataset LIMIT 3 RETURN dataset",
+    "best_results_on_dataset": "MATCH (r:Result)-[:RESULT_ON]->(d:Dataset) WHERE r.number IS NOT NULL "
+    "WITH d.name AS dataset, count(*) AS n ORDER BY n DESC, dataset LIMIT 3 RETURN dataset",
     "extensions_of": "MATCH ()-[:EXTENDS]->(m) WITH m.name AS name, count(*) AS n "
     "ORDER BY n DESC, name LIMIT 3 RETURN name",
     "metrics_of": "MATCH (x)-[:MEASURED_BY]->(:Metric) WITH x.name AS name, count(*) AS n "
@@ -475,35 +482,7 @@ def test_examples_answer_the_same_on_neo4j_and_embedded_for_the_example_build(
     assert sum(1 for rows in compared.values() if rows) >= 10, compared
 
 
-SHARED_DATA = [ROOT.parent / "shared" / "data", Path("/work/shared/data")]
-ICML2024 = next(
-    (d / "openreview" / "icml2024.jsonl" for d in SHARED_DATA if (d / "openreview").is_dir()),
-    None,
-)
-
-
-@pytest.fixture(scope="session")
-def icml2024_build(request, tmp_path_factory) -> Path:
-    """``kg build`` of the 2,602 ICML 2024 abstracts of shared/data (kept in pytest's
-    cache, keyed by the corpus and the kg sources, like the example build)."""
-    import hashlib
-
-    import sparql_helpers
-
-    from kg.build import build
-
-    key = hashlib.sha256(ICML2024.read_bytes() + sparql_helpers._build_key().encode())
-    cache = getattr(request.config, "cache", None)
-    root = Path(cache.mkdir("kg-icml2024")) if cache else tmp_path_factory.mktemp("icml2024")
-    target = root / key.hexdigest()[:16]
-    if not (target / "graph.json").is_file():
-        for old in root.iterdir():
-            if old.is_dir():
-                import shutil
-
-                shutil.rmtree(old, ignore_errors=True)
-        build([ICML2024], target, outputs=("node_link",), cache=False)
-    return target
+from field_helpers import ICML2024  # noqa: E402  (the icml2024_build fixture is in tests/conftest.py)
 
 
 @needs_falkordb
