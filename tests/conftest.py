@@ -134,6 +134,19 @@ def build_dir(request, tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def icml2024_build(request, tmp_path_factory) -> Path:
+    """``kg build`` of the 2,602 ICML 2024 abstracts of shared/data, once (kept in pytest's
+    cache, keyed by the corpus and the kg sources); skipped only when the data is absent."""
+    import sparql_helpers
+
+    if sparql_helpers.ICML2024 is None:
+        pytest.skip("shared/data/openreview/icml2024.jsonl is not present")
+    cache = getattr(request.config, "cache", None)
+    root = cache.mkdir("kg-icml2024") if cache else tmp_path_factory.mktemp("icml2024")
+    return sparql_helpers.icml2024_build(Path(root))
+
+
+@pytest.fixture(scope="session")
 def store(build_dir):
     from kg.query import sparql
 

@@ -43,9 +43,21 @@ def read_build_graph(outdir: Path):
     try:
         source = graph_path(outdir)
     except FileNotFoundError as error:
-        err.print(f"[red]error:[/] {error}")
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
         sys.exit(EXIT_FAILED)
-    return source, read_graph(source)
+    try:
+        return source, read_graph(source)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError) as error:
+        # not JSON, or JSON that is not a node-link graph
+        err.print(f"[red]error:[/] {escape(str(source))} is not a kg graph ({escape(one_line(error))}); "
+                  f"rebuild it with `kg build INPUTS -o {escape(str(source.parent))}`", highlight=False)
+        sys.exit(EXIT_FAILED)
+
+
+def one_line(error: BaseException) -> str:
+    """The first line of an error's message (at most 200 characters)."""
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0][:200]
 
 
 @contextmanager

@@ -12,6 +12,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from neo4j import time as neo4j_time
+from sparql_helpers import ICML2024
 
 from kg.query.cypher import CypherError, format_json, format_table, read_graph
 from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query, queries_script
@@ -473,37 +474,6 @@ def test_examples_answer_the_same_on_neo4j_and_embedded_for_the_example_build(
     compared = compare_examples_on_both_engines(read_graph(build_dir), neo4j_driver)
     assert sum(compared.values()) > 100
     assert sum(1 for rows in compared.values() if rows) >= 10, compared
-
-
-SHARED_DATA = [ROOT.parent / "shared" / "data", Path("/work/shared/data")]
-ICML2024 = next(
-    (d / "openreview" / "icml2024.jsonl" for d in SHARED_DATA if (d / "openreview").is_dir()),
-    None,
-)
-
-
-@pytest.fixture(scope="session")
-def icml2024_build(request, tmp_path_factory) -> Path:
-    """``kg build`` of the 2,602 ICML 2024 abstracts of shared/data (kept in pytest's
-    cache, keyed by the corpus and the kg sources, like the example build)."""
-    import hashlib
-
-    import sparql_helpers
-
-    from kg.build import build
-
-    key = hashlib.sha256(ICML2024.read_bytes() + sparql_helpers._build_key().encode())
-    cache = getattr(request.config, "cache", None)
-    root = Path(cache.mkdir("kg-icml2024")) if cache else tmp_path_factory.mktemp("icml2024")
-    target = root / key.hexdigest()[:16]
-    if not (target / "graph.json").is_file():
-        for old in root.iterdir():
-            if old.is_dir():
-                import shutil
-
-                shutil.rmtree(old, ignore_errors=True)
-        build([ICML2024], target, outputs=("node_link",), cache=False)
-    return target
 
 
 @needs_falkordb
