@@ -60,6 +60,31 @@ def one_line(error: BaseException) -> str:
     return text.splitlines()[0][:200]
 
 
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def tab_separated(columns, rows) -> str:
+    """A result table for a pipe: a header line, then one line per row, cells separated by tabs;
+    backslash, tab and line breaks inside a cell escaped (as ``\\``, ``\t``, ``\n``, ``\r``),
+    so IRIs and evidence never wrap and ``cut``/``awk`` see one row per line.
+
+    >>> print(tab_separated(["name", "papers"], [["a" + chr(9) + "b", 2], ["line" + chr(10) + "end", 1]]))
+    ...     # doctest: +NORMALIZE_WHITESPACE
+    name papers
+    a\\tb 2
+    line\\nend 1
+    """
+
+    def cell(value) -> str:
+        text = "" if value is None else str(value)
+        for char, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+            text = text.replace(char, escaped)
+        return text
+
+    return "\n".join("\t".join(cell(value) for value in row) for row in [list(columns), *rows])
+
+
 @contextmanager
 def stop_on_sigterm():
     """SIGTERM ends the command as Ctrl-C does, so ``finally`` blocks run: a server the
