@@ -297,3 +297,21 @@ def test_reading_is_lazy_and_a_vanished_file_is_an_issue(write: Write) -> None:
     rest = list(stream)
     assert isinstance(rest[0], Paper)
     assert isinstance(rest[1], ReadIssue) and rest[1].reason.startswith("cannot read file")
+
+
+def test_docs_inputs_lists_every_field_name_kg_reads() -> None:
+    """docs/inputs.md is where users find the field names: it names every alias of
+    kg.ingest.fields.ALIASES and every documentation rule of the directory walk."""
+    from kg.ingest.fields import ALIASES
+    from kg.ingest.read import DOC_STEMS, DOC_SUFFIXES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "inputs.md").read_text("utf-8")
+    for names in ALIASES.values():
+        for name in names:
+            assert f"`{name}`" in text, name
+    for suffix in DOC_SUFFIXES:
+        assert f"`*{suffix}`" in text, suffix
+    for stem in DOC_STEMS:
+        assert f"`{stem.upper()}*`" in text, stem
+    for suffix in EXTENSIONS:
+        assert f"`{suffix}`" in text, suffix
