@@ -60,6 +60,31 @@ def one_line(error: BaseException) -> str:
     return text.splitlines()[0][:200]
 
 
+def input_errors(what: str):
+    """A decorator for commands that read files of a given shape (``what``: the shapes and how
+    to get them): an input that is not of that shape ends in one line naming it, exit 1,
+    rather than the traceback of whichever parser met it first."""
+    import functools
+    import json
+
+    def decorate(command):
+        @functools.wraps(command)
+        def run(*args, **kwargs):
+            try:
+                return command(*args, **kwargs)
+            except (json.JSONDecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                    AttributeError, IndexError, OSError) as error:
+                if isinstance(error, OSError) and getattr(error, "errno", None) == 32:  # EPIPE: click's
+                    raise
+                err.print(f"[red]error:[/] {escape(type(error).__name__)}: {escape(one_line(error))}; {escape(what)}",
+                          highlight=False)
+                sys.exit(EXIT_FAILED)
+
+        return run
+
+    return decorate
+
+
 def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 

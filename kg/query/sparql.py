@@ -274,21 +274,28 @@ def _refuse_service_in_parse_tree(text: str) -> None:
 # ------------------------------------------------------------------- loading
 
 
+#: The RDF files kg reads, by extension (Oxigraph alone would take a .txt as N-Triples).
+RDF_FILES = {".ttl": ox.RdfFormat.TURTLE, ".nt": ox.RdfFormat.N_TRIPLES}
+
+
 def graph_file(path: str | os.PathLike[str]) -> Path:
-    """The RDF file to load: ``path`` itself, or ``path/graph.ttl`` for a build directory."""
+    """The RDF file to load: ``path`` itself (``.ttl`` or ``.nt``), or ``path/graph.ttl`` for a
+    build directory. Raises FileNotFoundError naming what to do when there is none."""
     path = Path(path)
     target = path / GRAPH_FILE if path.is_dir() else path
     if not target.is_file():
         hint = f" (run `kg build ... -o {path}` first)" if path.is_dir() else ""
         raise FileNotFoundError(f"no RDF graph at {target}{hint}")
+    if target.suffix.lower() not in RDF_FILES:
+        raise FileNotFoundError(
+            f"{target} is not an RDF file kg reads ({', '.join(RDF_FILES)}); give a `kg build` "
+            "output directory or its graph.ttl"
+        )
     return target
 
 
 def _rdf_format(path: Path) -> ox.RdfFormat:
-    fmt = ox.RdfFormat.from_extension(path.suffix.lstrip(".") or "ttl")
-    if fmt is None:
-        raise SparqlError(f"unknown RDF file extension: {path.name} (use .ttl or .nt)")
-    return fmt
+    return RDF_FILES[path.suffix.lower()]
 
 
 def store_dir(path: str | os.PathLike[str], version: str = ox.__version__) -> Path:
