@@ -62,6 +62,7 @@ def _graph(build: Path) -> nx.MultiDiGraph:
 _RESULT_ON = ("Value does not have class kgo:Dataset", "has exactly one of the types")
 
 
+@pytest.mark.timeout(3600)  # pyshacl takes minutes on ICML's 300,000 triples (SPARQL constraints)
 @pytest.mark.parametrize("inference", ["none", "rdfs"])
 def test_real_build_conforms_to_the_shapes(real_build, ontology, inference):
     from pyshacl import validate
