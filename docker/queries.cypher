@@ -46,7 +46,7 @@ MATCH (p:Paper)-[:PROPOSES]->(m)-[:EVALUATED_ON]->(d:Dataset)
 WHERE toLower(d.name) = toLower($dataset)
 MATCH (p)-[:HAS_CODE]->(c:CodeRepository)
 RETURN DISTINCT p.name AS paper, m.name AS proposed, c.url AS code
-ORDER BY paper, code;
+ORDER BY paper, proposed, code;
 
 // 7. evidence_for_evaluation: Which passages of which papers state that a method is evaluated on a dataset?
 :param name => 'PRISM';

@@ -175,8 +175,12 @@ class Resolver:
                 catalogue = None  # a Method is not the catalogue's task of the same name
             name = _canonical_name(merged.names, catalogue)
             eid = entity_id(name_key(name) or root)
-            if eid in canonical:
-                eid = entity_id(root)
+            if eid in canonical:  # an acronym two entities share (CMDP): each goes by another of its names
+                name = next((n for n in sorted(merged.names, key=lambda n: (-merged.names[n], n))
+                             if entity_id(name_key(n)) not in canonical), name)
+                eid = entity_id(name_key(name) or root)
+                if eid in canonical:
+                    eid = entity_id(root)
             canonical[eid] = CanonicalEntity(
                 id=eid, name=name, type=kind, aliases=_aliases(merged.names, name),
                 catalogue_id=catalogue, generic=is_generic_class(name, list(merged.names)),

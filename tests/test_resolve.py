@@ -1,3 +1,4 @@
+from kg.ids import name_key
 from kg.resolve import Resolver
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Source
 
@@ -120,3 +121,16 @@ def test_entities_resolving_alike_in_one_paper_merge_and_relations_follow():
     assert [(r.subject, r.predicate, r.object) for r in record.relations] == [
         ("entity:zorb", "uses", "entity:large-language-model")
     ]
+
+
+def test_an_acronym_two_entities_share_leaves_each_its_own_named_id():
+    papers = [
+        extraction("a", entity("CMDP", "constrained-mdp", aliases=["constrained MDP"])),
+        extraction("b", entity("CMDP", "constrained-mdp", aliases=["constrained MDP"])),
+        extraction("c", entity("CMDP", "contextual-mdp", aliases=["contextual MDP"])),
+    ]
+    resolver, records = resolve_all(papers)
+    ids = [r.entities[0].id for r in records]
+    assert ids[0] == ids[1] != ids[2]
+    for eid in set(ids):
+        assert eid == "entity:" + name_key(resolver.entities[eid].name)

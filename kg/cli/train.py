@@ -155,7 +155,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
         click.echo(f"{name}: {summary} -> {path}")
         overrides[f"components.kg_{name}.model"] = str(path.resolve())
         if ship:
-            from kg.extract.learned import MODELS_DIR
+            from kg.extract.models import MODELS_DIR
 
             shutil.copyfile(path, MODELS_DIR / path.name)
             click.echo(f"shipped as {MODELS_DIR / path.name}")

@@ -4,8 +4,8 @@ resolution errors that can be seen from the catalogues alone.
 * ``top``: per type, the entities in most papers, generic classes left out;
 * ``alias_of_other_entry``: an entity carrying, as an alias, a name of a catalogue entry
   other than its own (``large language model`` with the alias ``GPT-4``), unless the alias
-  is an acronym of the entity's name (``ASR`` of ``attack success rate`` is not the
-  catalogue's speech recognition);
+  and the entity's name are an acronym and its long form (``ASR`` of ``attack success
+  rate`` is not the catalogue's speech recognition);
 * ``generic_with_catalogue_id``: a generic class linked to a catalogue entry;
 * ``type_differs_from_catalogue``: an entity typed otherwise than its catalogue entry;
 * ``id_not_from_name``: an entity whose id is not made from its name.
@@ -63,11 +63,11 @@ def graph_checks(graph: nx.MultiDiGraph, top: int = 10) -> dict:
     for node, data in entities:
         own = data.get("catalogue_id")
         own_keys = {name_key(data["name"])}
-        names = [data["name"], *(data.get("aliases") or ())]
+        name = data["name"]
         for alias in data.get("aliases") or ():
             others = catalogue.get(name_key(alias), set()) - {own}
-            if any(abbreviates(alias, name_key(n)) or abbreviates(n, name_key(alias)) for n in names if n != alias):
-                continue
+            if abbreviates(alias, name_key(name)) or abbreviates(name, name_key(alias)):
+                continue  # an acronym and its long form
             if others and not catalogue.get(name_key(data["name"]), set()) & others:
                 report["alias_of_other_entry"].append(
                     {"id": node, "name": data["name"], "alias": alias, "entry": sorted(others)[0]})

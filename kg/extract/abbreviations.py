@@ -105,12 +105,18 @@ class AbbreviationDetector:
             if self._catalogued(doc, inner):
                 return None  # "a large language model (GPT-4)": an example of the class, not its name
             return self._named_in_parentheses(doc, i, inner)
-        elif i > 0 and is_short_form(doc[i - 1].text) and len(inner) > 1:
+        elif i > 0 and is_short_form(doc[i - 1].text) and len(inner) > 1 and not self._a_list(doc, inner):
             long_span = self._match(doc[i - 1].text, inner)
             if long_span is not None and long_span.end == inner.end:
                 short = doc[i - 1]
                 return (short.idx, short.idx + len(short), long_span.start_char, long_span.end_char)
         return None
+
+    def _a_list(self, doc: Doc, inner: Span) -> bool:
+        """``LLMs (Llama-2, Mistral, GPT-4)``: examples of the class, not its long form."""
+        return any(t.text in (",", ";") for t in inner) or any(
+            inner.start <= m.start and m.end <= inner.end for m in doc.spans.get(self.catalogue_key, ())
+        )
 
     def _catalogued(self, doc: Doc, inner: Span) -> bool:
         """``inner`` is (or lies in) a catalogue match: a known thing, so not a name given here."""

@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from pathlib import Path
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
@@ -26,12 +25,12 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.abbreviations import is_short_form
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
+from kg.extract.models import model_path
 from kg.extract.vocabulary import Vocabulary
 from kg.ids import name_key, singular_name
 
 __all__ = ["EntityRecognizer", "candidate_groups", "entity_features", "is_name_like", "type_of_phrase"]
 
-MODELS_DIR = Path(__file__).with_name("models")
 
 SIZE = re.compile(r"^\d+(?:\.\d+)?[BMKT]$|^\d+x\d+(?:\.\d+)?[BM]$", re.IGNORECASE)
 _CITATION_KEY = re.compile(r"^[a-z_]+(?:19|20)\d\d[a-z_]*$")  # he2016deep, from LaTeX sources
@@ -154,7 +153,7 @@ def type_of_phrase(span: Span, vocabulary: Vocabulary) -> str | None:
         "learned_priority": 1.5,
         "rule_phrases": True,
         "model": "entities.npz",
-        "threshold": 0.6,
+        "threshold": 0.5,
     },
 )
 def make_entity_recognizer(
@@ -195,7 +194,7 @@ class EntityRecognizer:
         learned_priority: float = 1.5,
         rule_phrases: bool = True,
         model: str = "",
-        threshold: float = 0.6,
+        threshold: float = 0.5,
     ) -> None:
         self.spans_key = spans_key
         self.catalogue_key = catalogue_key
@@ -205,7 +204,7 @@ class EntityRecognizer:
         self.learned_priority = learned_priority
         self.rule_phrases = rule_phrases
         self.threshold = threshold
-        path = Path(model) if model and Path(model).is_file() else MODELS_DIR / model if model else None
+        path = model_path(model) if model else None
         self.decider = LinearModel.load(path) if path is not None and path.is_file() else None
 
     def __call__(self, doc: Doc) -> Doc:
@@ -261,15 +260,16 @@ class EntityRecognizer:
         """Catalogue acronyms the text defines as something else: ``SAM`` for sharpness-aware
         minimization is not the catalogue's Segment Anything Model, anywhere in the text."""
         out = set()
+        at = self._catalogue_at(doc)
         for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
-            match = self._catalogue_match(doc, s_start, s_end)
+            match = at.get((s_start, s_end))
             if match is not None and not _names_entry(doc.text[l_start:l_end], match.id_):
                 out.add(match.text)
         return out
 
-    def _catalogue_match(self, doc: Doc, start_char: int, end_char: int) -> Span | None:
-        return next((m for m in doc.spans.get(self.catalogue_key, [])
-                     if m.start_char == start_char and m.end_char == end_char), None)
+    def _catalogue_at(self, doc: Doc) -> dict[tuple[int, int], Span]:
+        """Catalogue matches by their character offsets."""
+        return {(m.start_char, m.end_char): m for m in doc.spans.get(self.catalogue_key, [])}
 
     def _catalogue(self, doc: Doc):
         redefined = self._redefined(doc)
@@ -319,6 +319,7 @@ class EntityRecognizer:
         return end
 
     def _defined(self, doc: Doc):
+        at = self._catalogue_at(doc)
         for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
             short = doc.char_span(s_start, s_end, alignment_mode="expand")
             long = doc.char_span(l_start, l_end, alignment_mode="expand")
@@ -328,7 +329,7 @@ class EntityRecognizer:
                 long[0].tag_ in ("DT", "PDT", "PRP$") or long[0].lower_ == "such"
             ):
                 long = long[1:]  # "such generative verifiers (GenRM)"
-            match = self._catalogue_match(doc, short.start_char, short.end_char)
+            match = at.get((short.start_char, short.end_char))
             label = match.label_ if match is not None and _names_entry(long.text, match.id_) else None
             label = label or type_of_phrase(long, self.vocab)
             bold = any(l_start <= s < l_end for s, _, _ in doc._.kg_emphasis)
@@ -593,8 +594,10 @@ class EntityRecognizer:
     def _decide(self, doc: Doc, chosen: list[Candidate], learned: list[Candidate]) -> list[Candidate]:
         """The learned last word: per name, keep it (with the type it gives) or drop it."""
         kept = []
-        for group in candidate_groups(doc, chosen).values():
-            p = self.decider.probabilities(entity_features(doc, group, learned, self.vocab))
+        learned_at = {(c.start, c.end): c.label for c in learned}
+        groups = candidate_groups(doc, chosen)
+        for group in groups.values():
+            p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, set(groups)))
             none = self.decider.classes.index("none")
             if p[none] >= self.threshold:
                 continue
@@ -742,13 +745,21 @@ def _bucket(n: int, edges: tuple[int, ...]) -> str:
     return next((str(e) for e in edges if n <= e), f">{edges[-1]}")
 
 
-def entity_features(doc: Doc, group: list[Candidate], learned: list[Candidate], vocabulary: Vocabulary) -> list[str]:
-    """What speaks for and against one named candidate being an entity, and of which type."""
+def is_variant(key: str, others: set[str]) -> bool:
+    """``atspeed-s`` of ``atspeed``, ``rgib-ssl`` of ``rgib``: a name built on another name
+    of the same text (name keys)."""
+    return any(key.startswith(other + "-") for other in others if len(other) >= 3 and other != key)
+
+
+def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int, int], str | None],
+                    vocabulary: Vocabulary, names: set[str] = frozenset()) -> list[str]:
+    """What speaks for and against one named candidate being an entity, and of which type
+    (``learned_at``: the recogniser's labels by token extent; ``names``: the name keys of
+    every candidate of the text)."""
     first = group[0]
     span = doc[first.start:first.end]
     text = span.text
     words = [t.lower_ for t in span]
-    learned_at = {(c.start, c.end): c.label for c in learned}
     feats = [f"label={first.label}", f"tokens={_bucket(len(span), (1, 2, 3, 4))}",
              f"mentions={_bucket(len(group), (1, 2, 4))}"]
     feats += sorted({f"source={c.source}" for c in group})
@@ -786,6 +797,8 @@ def entity_features(doc: Doc, group: list[Candidate], learned: list[Candidate], 
         feats.append(f"head_tag={span[-1].tag_}")
     if vocabulary.is_generic_phrase(text) or vocabulary.is_family(text):
         feats.append("generic")
+    if is_variant(name_key(text), names):
+        feats += ["variant", f"variant|{first.label}"]
     df = _bucket(term_frequency(text), (0, 9, 49, 199))
     feats += [f"field_df={df}", f"field_df={df}|{first.label}"]
     title = doc._.kg_title.lower() if doc.has_extension("kg_title") else ""

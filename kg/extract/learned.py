@@ -21,9 +21,9 @@ from pathlib import Path
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-__all__ = ["LearnedEntities", "MODELS_DIR"]
+from kg.extract.models import model_path
 
-MODELS_DIR = Path(__file__).with_name("models")
+__all__ = ["LearnedEntities"]
 
 
 @Language.factory(
@@ -45,8 +45,7 @@ class LearnedEntities:
         self._ner = None
 
     def _path(self) -> Path:
-        path = Path(self.model)
-        return path if path.is_dir() else MODELS_DIR / self.model
+        return model_path(self.model)
 
     def initialize(self, get_examples=None, *, nlp: Language | None = None) -> None:
         import spacy

@@ -221,6 +221,9 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
         long = first_overlapping(l_start, l_end)
         if short is None or long is None or short == long:
             continue
+        covered = min(spans[long].end_char, l_end) - max(spans[long].start_char, l_start)
+        if covered * 2 < l_end - l_start:
+            continue  # an entity inside a long form is not the long form
         long_forms.add((spans[long].start_char, spans[long].end_char))
         parent[find(short)] = find(long)
     members: dict[int, list[Span]] = {}

@@ -15,21 +15,21 @@ Proposed spans are copied to ``doc.spans[proposed_key]``.
 
 from __future__ import annotations
 
-from pathlib import Path
+from bisect import bisect_left
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.abbreviations import is_short_form
-from kg.extract.entities import is_name_like, type_of_phrase
+from kg.extract.entities import is_name_like, is_variant, type_of_phrase
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
+from kg.extract.models import model_path
 from kg.extract.vocabulary import Vocabulary
 from kg.ids import name_key
 
 __all__ = ["ProposalFinder", "proposal_features"]
 
-MODELS_DIR = Path(__file__).with_name("models")
 if not Doc.has_extension("kg_title"):
     Doc.set_extension("kg_title", default="")
 
@@ -49,15 +49,16 @@ _PRETRAINED = {"language", "foundation", "pretrained", "pre-trained", "vision-la
         "vocabulary": {"@misc": "kg.vocabulary.v1"},
         "model": "proposals.npz",
         "threshold": 0.45,
+        "phrase_threshold": 0.6,
     },
 )
 def make_proposal_finder(
     nlp: Language, name: str, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary,
-    model: str, threshold: float,
+    model: str, threshold: float, phrase_threshold: float,
 ):
     return ProposalFinder(
         spans_key=spans_key, proposed_key=proposed_key, window=window, vocabulary=vocabulary,
-        model=model, threshold=threshold,
+        model=model, threshold=threshold, phrase_threshold=phrase_threshold,
     )
 
 
@@ -69,13 +70,14 @@ def _reduced_relative(words: Span, i: int) -> bool:
 
 class ProposalFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, window: int, vocabulary: Vocabulary,
-                 model: str = "", threshold: float = 0.45):
+                 model: str = "", threshold: float = 0.45, phrase_threshold: float = 0.6):
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.window = window
         self.vocab = vocabulary
-        self.threshold = threshold
-        path = Path(model) if model and Path(model).is_file() else MODELS_DIR / model if model else None
+        self.threshold = threshold  # for names (ZORVAK, GenRM); descriptive phrases need more evidence
+        self.phrase_threshold = phrase_threshold
+        path = model_path(model) if model else None
         self.classifier = LinearModel.load(path) if path is not None and path.is_file() else None
 
     def __call__(self, doc: Doc) -> Doc:
@@ -107,9 +109,12 @@ class ProposalFinder:
     def _decide(self, doc: Doc, entities: list[Span], proposed: dict, reasons: dict) -> dict[int, str | None]:
         """The learned decision: per name, the patterns' evidence and its context -> proposed or not."""
         decided: dict[int, str | None] = {}
+        starts = [sent.start for sent in doc.sents]
+        by_pattern = {name_key(entities[i].text) for i in reasons}
         for indices in _by_name(entities).values():
-            features = proposal_features(doc, entities, indices, reasons, self.vocab)
-            if self.classifier.probability(features, "proposed") >= self.threshold:
+            features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern)
+            threshold = self.threshold if self._nameable(entities[indices[0]]) else self.phrase_threshold
+            if self.classifier.probability(features, "proposed") >= threshold:
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
         return decided
@@ -265,8 +270,11 @@ def _bucket(n: int, edges: tuple[int, ...]) -> str:
 
 
 def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reasons: dict[int, str],
-                      vocabulary: Vocabulary) -> list[str]:
-    """What speaks for and against the paper proposing the entity named by ``entities[indices]``."""
+                      vocabulary: Vocabulary, starts: list[int] | None = None,
+                      by_pattern: set[str] = frozenset()) -> list[str]:
+    """What speaks for and against the paper proposing the entity named by ``entities[indices]``
+    (``starts``: the first token of each sentence, if the caller has them; ``by_pattern``:
+    name keys a proposing pattern found)."""
     spans = [entities[i] for i in indices]
     first = spans[0]
     text = first.text
@@ -288,13 +296,15 @@ def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reason
         feats.append("shape=mixed")
     if vocabulary.is_generic_phrase(text) or vocabulary.is_family(text):
         feats.append("generic")
+    if is_variant(name_key(text), by_pattern):
+        feats.append("variant_of_proposed")  # AtSpeed-S beside AtSpeed
     feats.append(f"field_df={_bucket(term_frequency(text), (0, 9, 49))}")
     title = doc._.kg_title.lower()
     if title and text.lower() in title:
         feats += ["in_title", f"in_title|{'start' if title.startswith(text.lower()) else 'inside'}"]
     sentences = sorted({s.sent.start for s in spans})
-    starts = [sent.start for sent in doc.sents]
-    index = sum(1 for start in starts if start < sentences[0])
+    starts = starts if starts is not None else [sent.start for sent in doc.sents]
+    index = bisect_left(starts, sentences[0])
     position = "short-text" if len(starts) <= 2 else _bucket(index, (0, 1, 2))
     feats.append(f"first_sent={position}")
     if first.sent.start == sentences[0] and {t.lower_ for t in first.sent} & {"we", "our", "this"} and (

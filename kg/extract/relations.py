@@ -28,12 +28,12 @@ Relations are stored as character offsets (clean text) in ``doc._.kg_relations``
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.linear import LinearModel
+from kg.extract.models import model_path
 from kg.extract.sentences import spans_by_sentence
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 
@@ -42,7 +42,6 @@ __all__ = ["RelationFinder", "pair_candidates", "pair_features", "OBJECT_TYPES",
 if not Doc.has_extension("kg_relations"):
     Doc.set_extension("kg_relations", default=[])
 
-MODELS_DIR = Path(__file__).with_name("models")
 _ACTORS = ("Method", "Model")
 SUBJECT_TYPES = {
     "compared_with": _ACTORS, "extends": _ACTORS, "uses": _ACTORS, "evaluated_on": _ACTORS,
@@ -74,6 +73,27 @@ TRIGGERS = {
 }
 _WE = {"we", "our", "ours", "this"}
 _VOCABULARY = default_vocabulary()
+
+
+#: A verb right between two entities says how they relate (``X uses Y``, ``X outperforms Y``):
+#: these readings stand whatever the classifier says.
+_DIRECT = {
+    "uses": {"uses", "use", "employs", "leverages", "adopts", "utilizes", "incorporates", "combines",
+             "integrates", "exploits"},
+    "compared_with": {"outperforms", "outperform", "surpasses", "surpass", "beats", "exceeds", "rivals"},
+    "extends": {"extends", "generalizes", "generalises"},
+}
+_FILLERS = {"significantly", "consistently", "substantially", "also", "further", "directly", "the", "a", "an"}
+
+
+def direct_predicate(doc: Doc, a: Span, b: Span) -> str | None:
+    """``X uses Y``, ``X consistently outperforms the Y``: the predicate a verb between them states."""
+    if not a.end <= b.start <= a.end + 4:
+        return None
+    words = [t.lower_ for t in doc[a.end:b.start] if t.lower_ not in _FILLERS]
+    if len(words) != 1:
+        return None
+    return next((p for p, verbs in _DIRECT.items() if words[0] in verbs), None)
 
 
 def _fits(subject: str, obj: str) -> bool:
@@ -168,7 +188,7 @@ class RelationFinder:
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.threshold = threshold
-        self.model_path = Path(model) if Path(model).is_file() else MODELS_DIR / model
+        self.model_path = model_path(model)
         self._model: LinearModel | None = None
 
     @property
@@ -190,15 +210,19 @@ class RelationFinder:
         for a, b, sent, virtual in pair_candidates(doc, entities, main):
             if sent.start not in words:
                 words[sent.start] = frozenset(t.lower_ for t in sent)
-            features = pair_features(doc, a, b, sent, virtual, proposed, words[sent.start])
-            probabilities = self.classifier.probabilities(features)
-            if probabilities[classes.index("none")] >= self.threshold:
-                continue
-            fitting = [(p, c) for p, c in zip(probabilities, classes)
-                       if c != "none" and a.label_ in SUBJECT_TYPES[c] and b.label_ in OBJECT_TYPES[c]]
-            if not fitting:
-                continue
-            p, predicate = max(fitting)
+            direct = None if virtual else direct_predicate(doc, a, b)
+            if direct and a.label_ in SUBJECT_TYPES[direct] and b.label_ in OBJECT_TYPES[direct]:
+                p, predicate = 1.0, direct
+            else:
+                features = pair_features(doc, a, b, sent, virtual, proposed, words[sent.start])
+                probabilities = self.classifier.probabilities(features)
+                if probabilities[classes.index("none")] >= self.threshold:
+                    continue
+                fitting = [(p, c) for p, c in zip(probabilities, classes)
+                           if c != "none" and a.label_ in SUBJECT_TYPES[c] and b.label_ in OBJECT_TYPES[c]]
+                if not fitting:
+                    continue
+                p, predicate = max(fitting)
             key = (a.text.lower(), predicate, b.text.lower())
             if key not in best or p > best[key][0]:
                 best[key] = (p, (a.start_char, a.end_char, predicate, b.start_char, b.end_char,

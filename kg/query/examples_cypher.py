@@ -87,7 +87,7 @@ LIMIT $limit""",
 WHERE toLower(d.name) = toLower($dataset)
 MATCH (p)-[:HAS_CODE]->(c:CodeRepository)
 RETURN DISTINCT p.name AS paper, m.name AS proposed, c.url AS code
-ORDER BY paper, code""",
+ORDER BY paper, proposed, code""",
         {"dataset": "CIFAR-10"},
     ),
     ExampleQuery(

@@ -26,7 +26,7 @@ import kg.train.vectors  # noqa: F401
 
 __all__ = ["MODELS_DIR", "available_models", "cross_predict", "load_trained", "ship_model", "train"]
 
-MODELS_DIR = Path(__file__).resolve().parents[1] / "extract" / "models"
+from kg.extract.models import MODELS_DIR  # noqa: E402
 
 
 def available_models() -> list[str]:

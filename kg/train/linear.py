@@ -88,8 +88,12 @@ def relation_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]
 
 def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int = 2) -> LinearModel:
     """A multinomial logistic regression on binary features seen at least ``min_count`` times."""
-    from scipy.sparse import csr_matrix
-    from sklearn.linear_model import LogisticRegression
+    try:
+        from scipy.sparse import csr_matrix
+        from sklearn.linear_model import LogisticRegression
+    except ImportError as error:
+        raise RuntimeError(
+            "kg train-linear needs scikit-learn: pip install 'kg[train]'") from error
 
     counts: dict[str, int] = {}
     for features, _ in examples:
@@ -134,9 +138,11 @@ def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str
     proposed = {e["name"] for e in record["entities"] if e["proposed"]}
     entities = list(doc.spans.get("kg_entities", []))
     _, reasons = finder._by_patterns(doc, entities)
+    starts = [sent.start for sent in doc.sents]
+    by_pattern = {name_key(entities[i].text) for i in reasons}
     for indices in _by_name(entities).values():
         label = "proposed" if _gold_of(entities[indices[0]], index) in proposed else "no"
-        yield proposal_features(doc, entities, indices, reasons, default_vocabulary()), label
+        yield proposal_features(doc, entities, indices, reasons, default_vocabulary(), starts, by_pattern), label
 
 
 def train_proposals(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
@@ -159,10 +165,12 @@ def entity_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[s
         for form in (entity["name"], *entity.get("aliases", ())):
             types.setdefault(name_key(form), entity["type"])
     chosen, learned = recognizer.choose(doc)
-    for key, group in candidate_groups(doc, chosen).items():
+    learned_at = {(c.start, c.end): c.label for c in learned}
+    groups = candidate_groups(doc, chosen)
+    for key, group in groups.items():
         span = doc[group[0].start:group[0].end]
         label = types.get(name_key(display_name(span.text))) or types.get(key) or "none"
-        yield entity_features(doc, group, learned, default_vocabulary()), label
+        yield entity_features(doc, group, learned_at, default_vocabulary(), set(groups)), label
 
 
 def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],

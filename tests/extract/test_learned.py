@@ -79,7 +79,7 @@ def test_linear_model_round_trips_and_ignores_unknown_features(tmp_path):
 
 
 def test_shipped_models_are_small_data_files():
-    from kg.extract.learned import MODELS_DIR
+    from kg.extract.models import MODELS_DIR
 
     for name in ("relations.npz", "proposals.npz", "entities.npz"):
         path = MODELS_DIR / name
