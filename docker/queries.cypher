@@ -68,12 +68,23 @@ OPTIONAL MATCH (r)-[:RESULT_AGAINST]->(b)
 RETURN p.name AS paper, m.name AS method, r.metric AS metric, r.value AS value, b.name AS baseline
 ORDER BY paper, metric, value;
 
-// 9. proposals_by_venue_year: How many new methods, models, datasets, metrics and tasks were proposed per venue and year?
+// 9. best_results_on_dataset: What are the best results reported on a dataset, per task and metric, with their evidence?
+:param dataset => 'GSM8K';
+MATCH (p:Paper)-[:REPORTS]->(r:Result)-[:RESULT_ON]->(d:Dataset)
+WHERE toLower(d.name) = toLower($dataset) AND r.number IS NOT NULL
+OPTIONAL MATCH (r)-[:RESULT_OF]->(m)
+OPTIONAL MATCH (r)-[:RESULT_FOR]->(t:Task)
+RETURN t.name AS task, r.metric AS metric, r.direction AS direction, coalesce(m.name, p.name) AS method,
+       r.value AS value, r.number AS score, p.name AS paper,
+       substring(p.abstract, r.sentence_start, r.sentence_end - r.sentence_start) AS evidence
+ORDER BY task, metric, CASE WHEN r.direction = 'lower' THEN r.number ELSE -r.number END, paper;
+
+// 10. proposals_by_venue_year: How many new methods, models, datasets, metrics and tasks were proposed per venue and year?
 MATCH (p:Paper)-[:PROPOSES]->(e)
 RETURN p.venue AS venue, p.year AS year, labels(e)[0] AS type, count(DISTINCT e) AS proposed
 ORDER BY venue, year, type;
 
-// 10. extensions_of: Which methods extend a given method, and which papers propose them?
+// 11. extensions_of: Which methods extend a given method, and which papers propose them?
 :param name => 'classifier-free guidance';
 MATCH (x)-[:EXTENDS]->(m)
 WHERE toLower(m.name) = toLower($name)
@@ -81,14 +92,14 @@ OPTIONAL MATCH (p:Paper)-[:PROPOSES]->(x)
 RETURN x.name AS extension, p.name AS paper
 ORDER BY extension, paper;
 
-// 11. metrics_of: Which metrics is a method, task or dataset measured by, according to how many papers?
+// 12. metrics_of: Which metrics is a method, task or dataset measured by, according to how many papers?
 :param name => 'PRISM';
 MATCH (x)-[r:MEASURED_BY]->(metric:Metric)
 WHERE toLower(x.name) = toLower($name)
 RETURN metric.name AS metric, r.support AS papers
 ORDER BY papers DESC, metric;
 
-// 12. evaluated_on_one_not_other: Which methods are evaluated on one dataset but not yet on another (a gap to fill)?
+// 13. evaluated_on_one_not_other: Which methods are evaluated on one dataset but not yet on another (a gap to fill)?
 :param dataset => 'CIFAR-10';
 :param other => 'FFHQ';
 MATCH (m)-[:EVALUATED_ON]->(a:Dataset)
@@ -100,7 +111,7 @@ WHERE NOT (m)-[:EVALUATED_ON]->(b)
 RETURN m.name AS method
 ORDER BY method;
 
-// 13. most_mentioned_entities: Which entities appear in the most papers, of what type?
+// 14. most_mentioned_entities: Which entities appear in the most papers, of what type?
 :param limit => 10;
 MATCH (e)
 WHERE e:Method OR e:Dataset OR e:Model OR e:Metric OR e:Task
@@ -108,7 +119,7 @@ RETURN labels(e)[0] AS type, e.name AS entity, e.paper_count AS papers
 ORDER BY papers DESC, entity
 LIMIT $limit;
 
-// 14. papers_with_both: Which papers involve both of two entities (e.g. a model and a benchmark)?
+// 15. papers_with_both: Which papers involve both of two entities (e.g. a model and a benchmark)?
 :param name => 'GPT-4';
 :param other => 'WorfBench';
 MATCH (a)<-[:MENTIONS|PROPOSES]-(p:Paper)-[:MENTIONS|PROPOSES]->(b)

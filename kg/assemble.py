@@ -29,9 +29,12 @@ from kg.ids import code_id, venue_id
 from kg.resolve import CanonicalEntity
 from kg.types import PaperRecord
 
-__all__ = ["GraphAssembler", "assemble_graph", "ENTITY_LABELS", "untitled_name"]
+__all__ = ["GraphAssembler", "assemble_graph", "ENTITY_LABELS", "RESULT_EDGES", "untitled_name"]
 
 ENTITY_LABELS = ("Method", "Dataset", "Model", "Metric", "Task")
+#: Result -> entity edges: the method or model it is of, the dataset, task and metric it is
+#: on, the baseline it is against (each only where the text states it).
+RESULT_EDGES = ("RESULT_OF", "RESULT_ON", "RESULT_FOR", "RESULT_MEASURED_BY", "RESULT_AGAINST")
 
 
 def untitled_name(paper_id: str) -> str:
@@ -103,19 +106,23 @@ class GraphAssembler:
             g.add_node(
                 rid,
                 label="Result",
-                name=f"{result.value} {result.metric}",
+                name=f"{result.value} {result.metric}" if result.metric else result.value,
                 value=result.value,
                 metric=result.metric,
+                number=result.number,
+                unit=result.unit,
+                delta=result.delta,
+                direction=result.direction,
+                setting=result.setting,
                 paper=paper.id,
                 start=result.start,
                 end=result.end,
+                sentence_start=result.sentence_start,
+                sentence_end=result.sentence_end,
             )
             g.add_edge(paper.id, rid, key="REPORTS", type="REPORTS")
-            for kind, target in (
-                ("RESULT_OF", result.subject),
-                ("RESULT_ON", result.dataset),
-                ("RESULT_AGAINST", result.baseline),
-            ):
+            for kind, target in zip(RESULT_EDGES, (result.subject, result.dataset, result.task,
+                                                   result.metric_entity, result.baseline)):
                 if target is not None:
                     g.add_edge(rid, target, key=kind, type=kind)
 

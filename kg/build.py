@@ -66,6 +66,7 @@ OUTPUT_FILES = {
     "node_link": "graph.json",
     "graphml": "graph.graphml",
     "turtle": "graph.ttl",
+    "results": "results.csv",
 }
 LOCK_FILE = ".kg-build.lock"
 _STAGING = ".kg-staging-"
@@ -190,7 +191,7 @@ def build(
     scheduler: str | None = None,
     cache: bool | str | Path = True,
     on_error: OnError = "skip",
-    outputs: Iterable[str] = ("papers", "manifest", "node_link", "graphml", "turtle"),
+    outputs: Iterable[str] = ("papers", "manifest", "node_link", "graphml", "turtle", "results"),
     papers_path: str | Path | None = None,
     base_iri: str | None = None,
     progress: bool = False,
@@ -409,6 +410,7 @@ def _write_outputs(graph, manifest: _Manifest, report: BuildReport, outputs, out
         "node_link": lambda path: write_node_link(graph, path),
         "graphml": lambda path: write_graphml(graph, path),
         "turtle": lambda path: _write_turtle(graph, path, base_iri),
+        "results": lambda path: _write_results(graph, path),
     }
     for kind, write in writers.items():
         if kind in outputs:
@@ -418,6 +420,12 @@ def _write_outputs(graph, manifest: _Manifest, report: BuildReport, outputs, out
     with atomic_open(out / "summary.json") as handle:
         json.dump(_summary_json(report), handle, indent=1, ensure_ascii=False)
     report.outputs["summary"] = out / "summary.json"
+
+
+def _write_results(graph, path: Path) -> None:
+    from kg.analyse.leaderboard import write_results_csv
+
+    write_results_csv(graph, path)
 
 
 def _write_turtle(graph, path: Path, base_iri: str | None) -> None:

@@ -67,11 +67,18 @@ class KGO(DefinedNamespace):
     reports: URIRef
     resultOf: URIRef
     resultOn: URIRef
+    resultFor: URIRef
+    resultMeasuredBy: URIRef
     resultAgainst: URIRef
 
     # datatype properties
     value: URIRef
     metricName: URIRef
+    numericValue: URIRef
+    unit: URIRef
+    delta: URIRef
+    direction: URIRef
+    setting: URIRef
     support: URIRef
     paperCount: URIRef
     mentionCount: URIRef
@@ -79,6 +86,8 @@ class KGO(DefinedNamespace):
     generic: URIRef
     evidenceStart: URIRef
     evidenceEnd: URIRef
+    sentenceStart: URIRef
+    sentenceEnd: URIRef
 
 
 def ontology_file(name: str = "kg.ttl") -> Path:

@@ -37,7 +37,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kg.extract.abbreviations import is_short_form, schwartz_hearst_long_form
 from kg.extract.vocabulary import is_generic_class
@@ -49,6 +49,8 @@ __all__ = ["Resolver", "CanonicalEntity"]
 _TYPE_ORDER = {t: i for i, t in enumerate(ENTITY_TYPES)}
 #: An acronym resolves to the long form that at least this share of its definitions give.
 DOMINANT_DEFINITION = 2 / 3
+#: Who a result can be of, or compared against.
+_ACTOR_TYPES = ("Method", "Model")
 
 
 @dataclass
@@ -224,20 +226,29 @@ class Resolver:
             if subject != obj and (subject, rel.predicate, obj) not in seen:
                 seen.add((subject, rel.predicate, obj))
                 relations.append(Relation(subject, rel.predicate, obj, rel.start, rel.end))
-        results = [
-            Result(
-                metric=r.metric,
-                value=r.value,
-                start=r.start,
-                end=r.end,
-                subject=ids[r.subject] if r.subject is not None else None,
-                dataset=ids[r.dataset] if r.dataset is not None else None,
-                baseline=ids[r.baseline] if r.baseline is not None else None,
-            )
-            for r in extraction.results
-        ]
+        results = [self._result(r, ids) for r in extraction.results]
         entities = sorted(merged.values(), key=lambda e: e.mentions[0].start if e.mentions else 0)
         return PaperRecord(extraction.paper, entities, relations, results, list(extraction.code_urls))
+
+    def _result(self, result: Result, ids: list[str]) -> Result:
+        """A result under graph-wide ids; a field whose entity resolved to a type it cannot take
+        (a dataset that is a Method across the corpus) is left empty rather than kept wrong."""
+        canonical = self.entities
+
+        def ref(index: int | None, types: tuple[str, ...]) -> str | None:
+            if index is None:
+                return None
+            eid = ids[index]
+            return eid if canonical[eid].type in types else None
+
+        return replace(
+            result,
+            subject=ref(result.subject, _ACTOR_TYPES),
+            baseline=ref(result.baseline, _ACTOR_TYPES),
+            dataset=ref(result.dataset, ("Dataset",)),
+            task=ref(result.task, ("Task",)),
+            metric_entity=ref(result.metric_entity, ("Metric",)),
+        )
 
 
 def _catalogue_label(catalogue_id: str) -> str | None:

@@ -116,15 +116,33 @@ class Relation:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """A numeric result as stated; entity fields are indices before resolution, ids after."""
+    """A numeric result as stated, a leaderboard entry: entity fields are indices into the paper's
+    entities before resolution, ids after; a field the text does not state is ``None``.
 
-    metric: str
+    ``value`` is the value as stated (cleaned), ``number`` the score it states (none for a change
+    or a range), ``delta`` the change it states, ``unit`` its unit; ``metric`` names what it
+    measures (the Metric entity ``metric_entity`` when one is named); ``direction`` is ``higher``
+    or ``lower`` (which is better); ``setting`` what the sentence says of the conditions
+    (``zero-shot``, ``7B``). ``start``/``end`` locate the value, ``sentence_start``/``sentence_end``
+    the sentence stating it (offsets into the abstract).
+    """
+
+    metric: str | None
     value: str
     start: int
     end: int
     subject: Any = None
     dataset: Any = None
     baseline: Any = None
+    task: Any = None
+    metric_entity: Any = None
+    number: float | None = None
+    unit: str | None = None
+    delta: str | None = None
+    direction: str | None = None
+    setting: str | None = None
+    sentence_start: int | None = None
+    sentence_end: int | None = None
 
 
 @dataclass(slots=True)
@@ -190,21 +208,33 @@ class PaperRecord:
                 for r in self.relations
             ],
             "code_urls": list(self.code_urls),
-            "results": [
-                {
-                    "subject": r.subject,
-                    "metric": r.metric,
-                    "value": r.value,
-                    "dataset": r.dataset,
-                    "baseline": r.baseline,
-                    "evidence": {"start": r.start, "end": r.end},
-                }
-                for r in self.results
-            ],
+            "results": [result_to_json(r) for r in self.results],
         }
 
 
-EXTRACTION_FORMAT = 1
+def result_to_json(r: Result) -> dict[str, Any]:
+    """One result as ``papers.jsonl`` states it (docs/papers-jsonl.md)."""
+    evidence = {"start": r.start, "end": r.end}
+    if r.sentence_start is not None:
+        evidence.update(sentence_start=r.sentence_start, sentence_end=r.sentence_end)
+    return {
+        "subject": r.subject,
+        "metric": r.metric,
+        "metric_entity": r.metric_entity,
+        "value": r.value,
+        "number": r.number,
+        "unit": r.unit,
+        "delta": r.delta,
+        "direction": r.direction,
+        "dataset": r.dataset,
+        "task": r.task,
+        "baseline": r.baseline,
+        "setting": r.setting,
+        "evidence": evidence,
+    }
+
+
+EXTRACTION_FORMAT = 2
 """Version of the JSON shape of :func:`extraction_to_json`; stored records of another version are not read."""
 
 
@@ -249,8 +279,11 @@ _STR, _INT, _OPT_STR, _REF = (str,), (int,), (str, type(None)), (int, str, type(
 _ENTITY_TYPES = {"name": _STR, "type": _STR, "key": _STR, "mentions": (list,), "proposed": (bool,),
                  "aliases": (list,), "catalogue_id": _OPT_STR}
 _RELATION_TYPES = {"subject": (int, str), "predicate": _STR, "object": (int, str), "start": _INT, "end": _INT}
-_RESULT_TYPES = {"metric": _STR, "value": _STR, "start": _INT, "end": _INT,
-                 "subject": _REF, "dataset": _REF, "baseline": _REF}
+_OPT_INT, _OPT_NUMBER = (int, type(None)), (int, float, type(None))
+_RESULT_TYPES = {"metric": _OPT_STR, "value": _STR, "start": _INT, "end": _INT,
+                 "subject": _REF, "dataset": _REF, "baseline": _REF, "task": _REF, "metric_entity": _REF,
+                 "number": _OPT_NUMBER, "unit": _OPT_STR, "delta": _OPT_STR, "direction": _OPT_STR,
+                 "setting": _OPT_STR, "sentence_start": _OPT_INT, "sentence_end": _OPT_INT}
 
 
 def _list(data: dict, key: str) -> list:

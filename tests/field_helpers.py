@@ -23,6 +23,8 @@ CANDIDATES = [
     Path("/work/shared/data/openreview"),
 ]
 FILES = ("neurips2023.jsonl", "icml2024.jsonl")
+#: The ICML 2024 abstracts alone (a real corpus build of 2,602 papers), or None.
+ICML2024 = next((c / "icml2024.jsonl" for c in CANDIDATES if (c / "icml2024.jsonl").is_file()), None)
 
 
 def field_data() -> Path | None:

@@ -56,8 +56,16 @@ def test_papers_jsonl_follows_the_contract(seeds_build):
         for rel in paper["relations"]:
             assert rel["subject"] in ids and rel["object"] in ids
             assert 0 <= rel["evidence"]["start"] < rel["evidence"]["end"] <= len(paper["abstract"])
+        types = {e["id"]: e["type"] for e in paper["entities"]}
         for result in paper["results"]:
             assert result["subject"] in ids | {None} and result["dataset"] in ids | {None}
+            assert types.get(result["dataset"], "Dataset") == "Dataset"  # a result is never on a Method
+            assert types.get(result["task"], "Task") == "Task"
+            assert types.get(result["metric_entity"], "Metric") == "Metric"
+            assert types.get(result["subject"], "Method") in ("Method", "Model")
+            assert result["metric"] != "value" and result["value"]
+            evidence = result["evidence"]
+            assert evidence["sentence_start"] <= evidence["start"] < evidence["end"] <= evidence["sentence_end"]
         for url in paper["code_urls"]:
             assert url.startswith("http") and not url.endswith((".", "}", ")"))
     assert [p["source"]["index"] for p in papers[:19]] == list(range(19))
@@ -73,6 +81,20 @@ def test_graph_files_parse_and_agree(seeds_build):
     assert graphml.number_of_nodes() == graph.number_of_nodes()
     rdf = rdflib.Graph().parse(out / "graph.ttl")
     assert len(rdf) > graph.number_of_edges()
+
+
+def test_results_csv_has_a_row_per_result(seeds_build):
+    import csv
+
+    out, report, papers = seeds_build
+    with (out / "results.csv").open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == report.results == sum(len(p["results"]) for p in papers)
+    abstracts = {p["id"]: p["abstract"] for p in papers}
+    for row in rows:
+        stated = abstracts[row["paper"]][int(row["value_start"]):int(row["value_end"])]
+        assert stated.strip() and " ".join(stated.split()) in row["sentence"]  # the evidence holds the value
+        assert row["metric"] != "value"
 
 
 def test_build_is_stable_across_input_order(tmp_path, examples_dir, seeds_build):

@@ -34,6 +34,7 @@ from kg.analyse import plots
 from kg.analyse.communities import Community, centrality, detect_communities
 from kg.analyse.cooccurrence import PAIR_NETWORKS, cooccurrence_network, top_links
 from kg.analyse.exports import write_csv, write_gexf, write_vosviewer
+from kg.analyse.leaderboard import board_rows, leaderboards, result_rows
 from kg.analyse.load import ENTITY_LABELS
 from kg.analyse.termmap import default_min_papers, term_network
 from kg.analyse.trends import (
@@ -233,7 +234,12 @@ def research_map(
     for name, (header, rows) in tables.items():
         result.outputs[f"table:{name}"] = write_csv(out / f"{name}.csv", header, rows)
 
+    boards = _leaderboards(graph)
+    write_csv(out / "leaderboards.csv", _BOARD_COLUMNS, ([row[c] for c in _BOARD_COLUMNS] for row in board_rows(boards)))
+    result.outputs["table:leaderboards"] = out / "leaderboards.csv"
+
     blocks = _document(result, graph, title, min_papers, figures, shares)
+    blocks[-2:-2] = _leaderboard_blocks(graph, boards)
     with atomic_open(out / "report.md") as handle:
         handle.write(_markdown(blocks))
     with atomic_open(out / "report.html") as handle:
@@ -241,6 +247,44 @@ def research_map(
     result.outputs["report.md"] = out / "report.md"
     result.outputs["report.html"] = out / "report.html"
     return result
+
+
+_BOARD_COLUMNS = ("task", "dataset", "metric", "direction", "kind", "rank", "subject", "value", "number", "delta",
+                  "baseline", "setting", "paper", "title", "year", "venue", "sentence", "value_start", "value_end")
+#: Boards shown in the report (all are in leaderboards.csv).
+REPORT_BOARDS = 8
+
+
+def _leaderboards(graph: nx.MultiDiGraph):
+    return leaderboards(result_rows(graph))
+
+
+def _leaderboard_blocks(graph: nx.MultiDiGraph, boards) -> list[tuple]:
+    """The report's leaderboard section: how many results make boards, then the largest boards."""
+    rows = result_rows(graph)
+    papers = len({r["paper"] for r in rows})
+    placed = sum(board.size for board in boards)
+    blocks: list[tuple] = [("h2", "Leaderboards")]
+    if not rows:
+        return blocks + [("p", "The abstracts state no numeric results.")]
+    blocks.append(("p", (
+        f"{len(rows):,} numeric results stated in {papers:,} abstracts; {placed:,} of them name a metric and a "
+        f"dataset or task and make {len(boards):,} leaderboards (task · dataset · metric). Scores are ranked the "
+        "way their metric is better; results that state only a change over a baseline are listed after them. "
+        "An abstract states fewer results than its paper: these boards hold what the abstracts say "
+        "(all of them in leaderboards.csv; `kg leaderboard` prints them with their evidence).")))
+    shown = [b for b in boards if b.size >= 2][:REPORT_BOARDS] or boards[:REPORT_BOARDS]
+    for board in shown:
+        way = {"higher": "higher is better", "lower": "lower is better"}.get(board.direction, "direction not stated")
+        blocks.append(("h3", f"{' · '.join(x for x in (board.task, board.dataset, board.metric) if x)} ({way})"))
+        table = []
+        for kind, entries in (("score", board.scores), ("change", board.changes)):
+            for rank, row in enumerate(entries, 1):
+                table.append([f"{rank}" if kind == "score" else f"Δ{rank}", row["value"],
+                              row.get("subject") or "(the paper's method)", row.get("title") or row["paper"],
+                              row.get("year") or "", row.get("baseline") or ""])
+        blocks.append(("table", ["#", "value", "method", "paper", "year", "against"], table))
+    return blocks
 
 
 def _span(years) -> str:
@@ -488,6 +532,7 @@ def _document(result: MapResult, graph, title, min_papers, figures, shares) -> l
         *[(f"vosviewer/{name}_map.txt", f"VOSviewer map of {name.replace('-', ' × ')}") for name in PAIR_NETWORKS
           if f"vosviewer:{name}" in result.outputs],
         ("top_entities.csv", "most studied entities per type"),
+        ("leaderboards.csv", "every leaderboard entry: task, dataset, metric, rank, value, method, paper, evidence"),
         ("communities.csv", "every community with all its members"),
         ("centrality.csv", "degree, strength, betweenness of every entity"),
         *[(f"cooccurrence-{name}.csv", f"every {name.replace('-', ' × ')} pair with papers and association strength")

@@ -21,6 +21,7 @@ from kg import __version__
 from kg.cli.build import build, extract
 from kg.cli.evaluate import evaluate
 from kg.cli.export import export
+from kg.cli.leaderboard import leaderboard
 from kg.cli.map import map_command
 from kg.cli.query import query
 from kg.cli.serve import serve
@@ -58,7 +59,7 @@ def main() -> None:
     """Build knowledge graphs of research literature from paper abstracts."""
 
 
-for command in (build, extract, evaluate, train, train_linear, export, query, serve, viz, map_command):
+for command in (build, extract, evaluate, train, train_linear, export, query, serve, viz, map_command, leaderboard):
     main.add_command(command)
 
 __all__ = ["main"]

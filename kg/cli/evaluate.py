@@ -59,6 +59,72 @@ def evaluate_names(gold, predicted, as_json, show_errors):
     _print_scores(report)
 
 
+@evaluate.command("results")
+@click.argument("gold", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("predicted", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as JSON (with --errors: {scores, errors}).")
+@click.option("--errors", "show_errors", is_flag=True,
+              help="Also list, per paper, missed and spurious results and wrong fields.")
+def evaluate_results(gold, predicted, as_json, show_errors):
+    """Score PREDICTED papers.jsonl results against GOLD result records (per paper).
+
+    Values match when they state the same numbers; then subject, metric,
+    dataset, task, baseline and direction are checked on each matched pair.
+    "complete" is the share of gold results found with subject, metric, value
+    and dataset all right (kg/evaluate/results.py says how fields compare).
+
+    \b
+    Example:
+      python scripts/openreview_sample.py tests/data/openreview_gold/dev.jsonl -o /tmp/dev.jsonl
+      kg build /tmp/dev.jsonl -o /tmp/dev
+      kg evaluate results tests/data/openreview_gold/dev.jsonl /tmp/dev/papers.jsonl
+    """
+    import json
+
+    from kg.evaluate.results import result_errors, score_results
+
+    try:
+        gold_papers, predicted_papers = _load_jsonl(gold), _load_jsonl(predicted)
+        report = score_results(gold_papers, predicted_papers)
+        errors = list(result_errors(gold_papers, predicted_papers)) if show_errors else None
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError, ValueError) as error:
+        from kg.cli.common import EXIT_FAILED, err
+
+        err.print(f"[red]error:[/] expected GOLD as result annotations and PREDICTED as a papers.jsonl "
+                  f"(JSON Lines, one paper per line): {type(error).__name__}: {error}", highlight=False)
+        raise SystemExit(EXIT_FAILED) from None
+    if as_json:
+        click.echo(json.dumps(report if errors is None else {"scores": report, "errors": errors}, indent=1,
+                              ensure_ascii=False))
+        return
+    for paper in errors or ():
+        click.echo(paper["paper"])
+        for kind in ("missed", "spurious"):
+            for item in paper[kind]:
+                click.echo(f"  {kind:<10} {item}")
+        for item in paper["wrong"]:
+            fields = "; ".join(f"{k}: {v[0]!r} -> {v[1]!r}" for k, v in item.items() if k != "value")
+            click.echo(f"  {'wrong':<10} {item['value']}: {fields}")
+    _print_scores({"values": report["values"]})
+    table = Table(show_edge=False)
+    for column in ("field", "accuracy", "right", "matched"):
+        table.add_column(column, justify="left" if column == "field" else "right")
+    for name, s in report["fields"].items():
+        table.add_row(name, f"{s['accuracy']:.3f}", str(s["right"]), str(s["matched"]))
+    Console().print(table)
+    c = report["complete"]
+    click.echo(f"complete and correct (subject, metric, value, dataset): {c['complete']}/{c['gold']} = {c['share']:.3f}")
+    click.echo(f"results on a non-Dataset entity: {report['non_dataset']}")
+
+
+def _load_jsonl(path: Path) -> list[dict]:
+    import json
+
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
 @evaluate.command("graph")
 @click.argument("build_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--top", default=10, show_default=True, help="Entities per type in the top lists.")

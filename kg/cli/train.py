@@ -101,7 +101,7 @@ def train(ctx, config, output, corpus, data_dir, gold, folds, ship_as):
         click.echo(f"out-of-fold predictions -> {path}")
 
 
-LINEAR = ("entities", "proposals", "relations")
+LINEAR = ("entities", "proposals", "relations", "results")
 
 
 @click.command("train-linear")
@@ -122,11 +122,12 @@ LINEAR = ("entities", "proposals", "relations")
               "folder of the annotated abstracts and --learned-spans the JSON of kg train --folds")
 def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
     """Train kg's learned decisions on annotated abstracts: which names are entities and of
-    which type (entities), what a paper proposes (proposals), how entities relate (relations).
+    which type (entities), what a paper proposes (proposals), how entities relate (relations),
+    which numbers state results (results).
 
     Each is a logistic regression over features the components compute, fitted on the
     candidates kg's own pipeline produces on the annotated abstracts; ``all`` trains the
-    three in order, each on the pipeline with the ones before it.
+    four in order, each on the pipeline with the ones before it.
 
     \b
     Example:
@@ -145,7 +146,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
     spans = json.loads(Path(learned_spans).read_text(encoding="utf-8")) if learned_spans else None
     output.mkdir(parents=True, exist_ok=True)
     trainers = {"entities": linear.train_entities, "proposals": linear.train_proposals,
-                "relations": linear.train_relations}
+                "relations": linear.train_relations, "results": linear.train_results}
     overrides: dict = {}
     for name in LINEAR if what == "all" else (what,):
         nlp = load_pipeline(overrides=overrides)

@@ -132,6 +132,8 @@ RELATIONSHIP_TYPES: tuple[str, ...] = (
     "REPORTS",
     "RESULT_OF",
     "RESULT_ON",
+    "RESULT_FOR",
+    "RESULT_MEASURED_BY",
     "RESULT_AGAINST",
 )
 #: Rows per transaction of :func:`write_neo4j`: the fastest of the sweep measured on

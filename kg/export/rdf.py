@@ -147,6 +147,7 @@ _STATEMENT = _RDF + "Statement"
 _INTEGER = _XSD + "integer"
 _GYEAR = _XSD + "gYear"
 _BOOLEAN = _XSD + "boolean"
+_DECIMAL = _XSD + "decimal"
 _DERIVED = _PROV + "wasDerivedFrom"
 _QUALIFIED = _PROV + "qualifiedDerivation"
 _PROV_ENTITY = _PROV + "entity"
@@ -176,6 +177,8 @@ _DIRECT: dict[str, str] = {
     "REPORTS": str(KGO.reports),
     "RESULT_OF": str(KGO.resultOf),
     "RESULT_ON": str(KGO.resultOn),
+    "RESULT_FOR": str(KGO.resultFor),
+    "RESULT_MEASURED_BY": str(KGO.resultMeasuredBy),
     "RESULT_AGAINST": str(KGO.resultAgainst),
 }
 _RELATIONS: dict[str, str] = {
@@ -310,6 +313,15 @@ def _int(value: Any) -> _Lit | None:
     return _Lit(str(value), _INTEGER)
 
 
+def _decimal(value: Any) -> _Lit | None:
+    """A finite number as an ``xsd:decimal`` (plain digits: ``93.4``, ``5.0``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or value in (
+            float("inf"), float("-inf")):
+        return None
+    text = f"{float(value):.10f}".rstrip("0")
+    return _Lit(text + "0" if text.endswith(".") else text, _DECIMAL)
+
+
 def _year(value: Any) -> _Lit | None:
     if isinstance(value, bool) or not isinstance(value, int):
         return None
@@ -384,6 +396,12 @@ def _node_triples(
             yield s, str(KGO.value), _Lit(value)
         if (metric := _text(data.get("metric"))) is not None:
             yield s, str(KGO.metricName), _Lit(metric)
+        if (number := _decimal(data.get("number"))) is not None:
+            yield s, str(KGO.numericValue), number
+        for key, prop in (("unit", KGO.unit), ("delta", KGO.delta), ("direction", KGO.direction),
+                          ("setting", KGO.setting)):
+            if (text := _text(data.get(key))) is not None:
+                yield s, str(prop), _Lit(text)
         if (paper_id := data.get("paper")) is not None:
             paper = base + _path(str(paper_id))
             start, end = data.get("start"), data.get("end")
@@ -391,6 +409,9 @@ def _node_triples(
             yield s, _DERIVED, paper
             yield s, _QUALIFIED, ev
             later.extend(_evidence(ev, paper, start, end))
+            for key, prop in (("sentence_start", KGO.sentenceStart), ("sentence_end", KGO.sentenceEnd)):
+                if (lit := _int(data.get(key))) is not None:
+                    later.append((ev, str(prop), lit))
 
 
 def _statement_triples(

@@ -180,15 +180,29 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     results_out = []
     for found in doc._.kg_results:
         start, end = clean.raw_span(found["start"], found["end"])
+        sentence_start, sentence_end = clean.raw_span(*found["sentence"])
+
+        def entity(key: str) -> int | None:
+            return index_of_span.get(found[key]) if found.get(key) else None
+
         results_out.append(
             Result(
                 metric=found["metric"],
                 value=found["value"],
                 start=start,
                 end=end,
-                subject=index_of_span.get(found["subject"]) if found["subject"] else None,
-                dataset=index_of_span.get(found["dataset"]) if found["dataset"] else None,
-                baseline=index_of_span.get(found["baseline"]) if found["baseline"] else None,
+                subject=entity("subject"),
+                dataset=entity("dataset"),
+                baseline=entity("baseline"),
+                task=entity("task"),
+                metric_entity=entity("metric_entity"),
+                number=found["number"],
+                unit=found["unit"],
+                delta=found["delta"],
+                direction=found["direction"],
+                setting=found["setting"],
+                sentence_start=sentence_start,
+                sentence_end=sentence_end,
             )
         )
 

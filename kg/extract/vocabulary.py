@@ -102,7 +102,8 @@ def default_vocabulary() -> Vocabulary:
             "optimizer prompting framework method approach technique architecture mechanism "
             "model strategy scheme procedure pipeline system objective loss policy agent "
             "embedding encoder decoder classifier generator discriminator verifier explainer "
-            "tokenizer adapter module layer kernel process cache"
+            "tokenizer adapter module layer kernel process cache detector solver planner retriever "
+            "predictor simulator segmenter reranker controller"
         ),
         metric_heads=_words(
             "accuracy error score rate latency throughput perplexity precision recall f1 "

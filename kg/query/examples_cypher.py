@@ -114,6 +114,19 @@ ORDER BY paper, metric, value""",
         {"dataset": "GSM8K"},
     ),
     ExampleQuery(
+        "best_results_on_dataset",
+        "What are the best results reported on a dataset, per task and metric, with their evidence?",
+        """MATCH (p:Paper)-[:REPORTS]->(r:Result)-[:RESULT_ON]->(d:Dataset)
+WHERE toLower(d.name) = toLower($dataset) AND r.number IS NOT NULL
+OPTIONAL MATCH (r)-[:RESULT_OF]->(m)
+OPTIONAL MATCH (r)-[:RESULT_FOR]->(t:Task)
+RETURN t.name AS task, r.metric AS metric, r.direction AS direction, coalesce(m.name, p.name) AS method,
+       r.value AS value, r.number AS score, p.name AS paper,
+       substring(p.abstract, r.sentence_start, r.sentence_end - r.sentence_start) AS evidence
+ORDER BY task, metric, CASE WHEN r.direction = 'lower' THEN r.number ELSE -r.number END, paper""",
+        {"dataset": "GSM8K"},
+    ),
+    ExampleQuery(
         "proposals_by_venue_year",
         "How many new methods, models, datasets, metrics and tasks were proposed per venue and year?",
         """MATCH (p:Paper)-[:PROPOSES]->(e)

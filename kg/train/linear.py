@@ -27,7 +27,8 @@ from kg.extract.relations import pair_candidates, pair_features
 from kg.extract.vocabulary import default_vocabulary
 from kg.ids import name_key
 
-__all__ = ["annotated_docs", "fit", "proposal_examples", "relation_examples", "train_proposals", "train_relations"]
+__all__ = ["annotated_docs", "fit", "proposal_examples", "relation_examples", "result_examples", "train_proposals",
+           "train_relations", "train_results"]
 
 
 def _read_jsonl(paths: Iterable[str | Path]) -> Iterator[dict]:
@@ -184,3 +185,36 @@ def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterabl
     for _, label in examples:
         labels[label] = labels.get(label, 0) + 1
     return {"examples": len(examples), "labels": labels, "features": len(model.features)}
+
+
+def result_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:
+    """(features, ``result`` or ``no``) for every value candidate of ``doc``: a result when it states
+    the numbers of a gold result of the paper. A candidate stating only part of a gold value's
+    numbers (``16%`` of ``4-16%``) is left out: neither answer would be right."""
+    from kg.evaluate.results import value_numbers
+    from kg.extract.results import candidate_features, result_candidates
+    from kg.extract.sentences import spans_by_sentence
+
+    gold = [value_numbers(r["value"]) for r in record.get("results", ())]
+    sentences = spans_by_sentence(doc, list(doc.spans.get("kg_entities", [])))
+    for n, (sent, inside) in enumerate(sentences):
+        position = "first" if n == 0 else "last" if n == len(sentences) - 1 else "middle"
+        for cand in result_candidates(doc, sent, inside):
+            numbers = value_numbers(cand.text)
+            if numbers in gold:
+                label = "result"
+            elif any(set(numbers) < set(g) for g in gold):
+                continue
+            else:
+                label = "no"
+            yield candidate_features(doc, sent, inside, cand, position), label
+
+
+def train_results(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
+                  output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
+    docs = annotated_docs(nlp, gold, abstracts, until="kg_results", learned_spans=learned_spans)
+    examples = [ex for doc, record in docs for ex in result_examples(doc, record)]
+    model = fit(examples, c=c)
+    model.save(output)
+    return {"examples": len(examples), "results": sum(label == "result" for _, label in examples),
+            "features": len(model.features)}

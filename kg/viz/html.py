@@ -162,9 +162,10 @@ def _paper_count(graph: nx.MultiDiGraph, node, data: dict) -> int:
 def result_label(data: dict) -> str:
     """A result named by its metric, then its value: ``accuracy: up to 12.97%``.
 
-    The extractor writes ``value`` as the metric when the sentence names none.
+    The extractor leaves the metric empty when the sentence names none (graphs built before
+    it wrote ``value`` there).
 
-    >>> result_label({"value": "20x", "metric": "speedup"}), result_label({"value": "98%", "metric": "value"})
+    >>> result_label({"value": "20x", "metric": "speedup"}), result_label({"value": "98%", "metric": None})
     ('speedup: 20x', '98% (metric not stated)')
     """
     value = " ".join(str(data.get("value") or "").split())

@@ -144,8 +144,27 @@ def build_graph(reverse: bool = False) -> nx.MultiDiGraph:
                 "name": 'ResNet "v2" accuracy 93.4% on CIFAR-10',
                 "value": "93.4%",
                 "metric": "accuracy",
+                "number": 93.4,
+                "unit": "%",
+                "delta": None,
+                "direction": "higher",
+                "setting": "zero-shot",
                 "paper": PAPER_A,
-                **_span(ABSTRACT_A, "93.4% accuracy"),
+                **_span(ABSTRACT_A, "93.4%"),
+                "sentence_start": ABSTRACT_A.index("ResNet is"),
+                "sentence_end": ABSTRACT_A.index(" \u2028"),
+            },
+        ),
+        (
+            "entity:accuracy",
+            {
+                "label": "Metric",
+                "name": "accuracy",
+                "aliases": [],
+                "catalogue_id": None,
+                "paper_count": 1,
+                "mention_count": 1,
+                "proposed_by": [],
             },
         ),
     ]
@@ -195,7 +214,14 @@ def build_graph(reverse: bool = False) -> nx.MultiDiGraph:
         (PAPER_A, result, "REPORTS", {}),
         (result, "entity:resnet-v-2", "RESULT_OF", {}),
         (result, "entity:cifar-10", "RESULT_ON", {}),
+        (result, "entity:accuracy", "RESULT_MEASURED_BY", {}),
         (result, "entity:vgg-16", "RESULT_AGAINST", {}),
+        (
+            PAPER_A,
+            "entity:accuracy",
+            "MENTIONS",
+            {"mentions": [_span(ABSTRACT_A, "accuracy")], "count": 1},
+        ),
     ]
     if reverse:
         nodes.reverse()
@@ -402,8 +428,17 @@ def test_export_content(graph: nx.MultiDiGraph) -> None:
     result = URIRef(node_iri(f"result:{PAPER_A}:0"))
     assert rdf.value(result, KGO.value) == Literal("93.4%")
     assert rdf.value(result, KGO.metricName) == Literal("accuracy")
+    assert rdf.value(result, KGO.numericValue) == Literal("93.4", datatype=XSD.decimal)
+    assert rdf.value(result, KGO.unit) == Literal("%")
+    assert rdf.value(result, KGO.direction) == Literal("higher")
+    assert rdf.value(result, KGO.setting) == Literal("zero-shot")
+    assert rdf.value(result, KGO.delta) is None  # not stated: no triple
+    assert rdf.value(result, KGO.resultMeasuredBy) == URIRef(node_iri("entity:accuracy"))
+    assert rdf.value(result, KGO.resultOn) == URIRef(node_iri("entity:cifar-10"))
     assert rdf.value(result, PROV.wasDerivedFrom) == paper
     assert (paper, KGO.reports, result) in rdf
+    evidence = rdf.value(result, PROV.qualifiedDerivation)
+    assert rdf.value(evidence, KGO.sentenceStart).toPython() == ABSTRACT_A.index("ResNet is")
 
 
 def test_every_kgo_term_used_is_declared_in_the_ontology(
@@ -633,9 +668,20 @@ def _mutate_graph(graph: nx.MultiDiGraph, case: str) -> str:
     if case == "result without value":
         graph.nodes[f"result:{PAPER_A}:0"]["value"] = None
         return node_iri(f"result:{PAPER_A}:0")
-    if case == "result without metric":
-        del graph.nodes[f"result:{PAPER_A}:0"]["metric"]
+    if case == "result on a Method":
+        graph.add_edge(f"result:{PAPER_A}:0", "entity:resnet-v-2", key="RESULT_ON", type="RESULT_ON")
+        graph.remove_edge(f"result:{PAPER_A}:0", "entity:cifar-10", key="RESULT_ON")
         return node_iri(f"result:{PAPER_A}:0")
+    if case == "result of a Dataset":
+        graph.remove_edge(f"result:{PAPER_A}:0", "entity:resnet-v-2", key="RESULT_OF")
+        graph.add_edge(f"result:{PAPER_A}:0", "entity:cifar-10", key="RESULT_OF", type="RESULT_OF")
+        return node_iri(f"result:{PAPER_A}:0")
+    if case == "result with an unknown direction":
+        graph.nodes[f"result:{PAPER_A}:0"]["direction"] = "up"
+        return node_iri(f"result:{PAPER_A}:0")
+    if case == "result sentence after its value":
+        graph.nodes[f"result:{PAPER_A}:0"]["sentence_start"] = ABSTRACT_A.index("93.4%") + 1
+        return node_iri(f"result:{PAPER_A}:0") + f"/evidence/{ABSTRACT_A.index('93.4%')}-{ABSTRACT_A.index('93.4%') + 5}"
     if case == "paper without abstract":
         graph.nodes[PAPER_B]["abstract"] = None
         return node_iri(PAPER_B)
@@ -657,7 +703,10 @@ def _mutate_graph(graph: nx.MultiDiGraph, case: str) -> str:
         "support below its papers",
         "relation without evidence",
         "result without value",
-        "result without metric",
+        "result on a Method",
+        "result of a Dataset",
+        "result with an unknown direction",
+        "result sentence after its value",
         "paper without abstract",
         "paper proposes and mentions",
     ],
@@ -807,4 +856,40 @@ def test_readme_example_is_the_export_and_conforms(shapes: Graph, ontology: Grap
     parsed = Graph().parse(data=example, format="turtle")
     assert isomorphic(parsed, to_rdf(_readme_graph()))
     conforms, _, report = _conforms(parsed, shapes, ontology)
+    assert conforms, report
+
+
+# ------------------------------------------------ results of real builds against the shapes
+
+
+def _results_subgraph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    """The Result nodes with their papers and every entity a result points to (without the
+    relations between those entities: their evidence is in papers left out)."""
+    keep = set()
+    for node, data in graph.nodes(data=True):
+        if data.get("label") == "Result":
+            keep |= {node, data["paper"], *graph.successors(node)}
+    sub = graph.subgraph(keep).copy()
+    sub.remove_edges_from([(u, v, k) for u, v, k in sub.edges(keys=True) if sub.nodes[u]["label"] not in
+                           ("Paper", "Result")])
+    return sub
+
+
+def test_the_example_build_conforms_with_rdfs_inference(build_dir, shapes: Graph, ontology: Graph) -> None:
+    data = Graph().parse(build_dir / "graph.ttl", format="turtle")
+    assert any(data.subjects(RDF.type, KGO.Result))
+    conforms, _, report = validate(data, shacl_graph=shapes, ont_graph=ontology, inference="rdfs", advanced=True)
+    assert conforms, report
+
+
+def test_the_results_of_a_real_build_conform(icml2024_build, shapes: Graph, ontology: Graph) -> None:
+    """ICML 2024 (2,602 abstracts): every result, its paper and the entities it points to."""
+    from kg.export.files import read_graph
+
+    graph = _results_subgraph(read_graph(icml2024_build / "graph.json"))
+    results = [n for n, d in graph.nodes(data=True) if d["label"] == "Result"]
+    assert len(results) > 300
+    on = [v for r in results for _, v, k in graph.out_edges(r, keys=True) if k == "RESULT_ON"]
+    assert on and {graph.nodes[v]["label"] for v in on} == {"Dataset"}
+    conforms, _, report = _conforms(to_rdf(graph), shapes, ontology)
     assert conforms, report

@@ -144,34 +144,6 @@ def test_relations(nlp):
     assert ("Quibblex", "uses", "Monte Carlo Tree Search") in triples
 
 
-@pytest.mark.parametrize(
-    "text, value, metric",
-    [
-        (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
-        ("It improves accuracy by up to 12.97% on MNIST.", "up to 12.97%", "accuracy"),
-        ("Gains are large, namely 5% → 45.3% on algorithmic tasks.", "5% → 45.3%", "value"),
-    ],
-)
-def test_results(nlp, text, value, metric):
-    results = annotate(nlp, text)._.kg_results
-    assert (value, metric) in {(r["value"], r["metric"]) for r in results}
-
-
-@pytest.mark.parametrize(
-    "text, value, metric",
-    [
-        ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "memory usage"),
-        ("It cuts the number of inference steps by a factor of 32-64.", "32-64", "inference steps"),
-        ("It extends the context length from 128K to 450K.", "from 128K to 450K", None),  # one sentence: no metric named
-    ],
-)
-def test_results_take_the_measured_phrase_before_by(nlp, text, value, metric):
-    found = {r["value"]: r["metric"] for r in annotate(nlp, text)._.kg_results}
-    assert value in found
-    if metric:
-        assert found[value].endswith(metric)  # the measured phrase, as the recogniser bounds it
-
-
 def test_model_sizes_are_not_results(nlp):
     assert annotate(nlp, "We fine-tune Llama-2 (70B) and a 7B model.")._.kg_results == []
 

@@ -11,7 +11,7 @@ import pytest
 
 from kg.extract.runner import ExtractionCache, extract_all, pipeline_fingerprint
 from kg.ingest import read_papers
-from kg.types import Paper, Source
+from kg.types import EXTRACTION_FORMAT, Paper, Source
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_cache_never_runs_code_from_a_crafted_file(tmp_path, papers, local, capl
     db = sqlite3.connect(path)  # a pickle where kg <= 0.1 kept them, and one in place of a JSON record
     db.execute("CREATE TABLE extraction (key TEXT PRIMARY KEY, record BLOB)")
     db.execute("INSERT INTO extraction VALUES (?, ?)", (key, pickle.dumps(_Payload(marker))))
-    db.execute("INSERT INTO records VALUES (?, 1, ?)", (key, pickle.dumps(_Payload(marker))))
+    db.execute("INSERT INTO records VALUES (?, ?, ?)", (key, EXTRACTION_FORMAT, pickle.dumps(_Payload(marker))))
     db.commit()
     db.close()
 
@@ -133,7 +133,7 @@ def test_a_record_that_does_not_read_back_is_extracted_again(tmp_path, papers, l
     path = tmp_path / "c.sqlite"
     cache = ExtractionCache(path, pipeline_fingerprint())
     db = sqlite3.connect(path)
-    db.execute("INSERT INTO records VALUES (?, 1, ?)", (cache.key(papers[0]), record))
+    db.execute("INSERT INTO records VALUES (?, ?, ?)", (cache.key(papers[0]), EXTRACTION_FORMAT, record))
     db.commit()
     db.close()
     assert list(extract_all(papers[:1], cache=cache)) == local[:1]

@@ -162,9 +162,14 @@ def research_graph() -> nx.MultiDiGraph:
         name="91.2% accuracy",
         value="91.2%",
         metric="accuracy",
+        number=91.2,
+        unit="%",
+        direction="higher",
         paper="paper:p1",
         start=start,
         end=end,
+        sentence_start=_span("paper:p1", "FlowNet reaches")[0],
+        sentence_end=len(ABSTRACTS["paper:p1"]),
     )
     g.add_edge("paper:p1", rid, key="REPORTS", type="REPORTS")
     g.add_edge(rid, "entity:flownet", key="RESULT_OF", type="RESULT_OF")

@@ -54,6 +54,11 @@ EXPECTED = {
         {"dataset": "ImageNet"},
         [["FlowNet: fast agents", "FlowNet", "accuracy", "91.2%", "GPT-4o"]],
     ),
+    "best_results_on_dataset": (
+        {"dataset": "ImageNet"},
+        [[None, "accuracy", "higher", "FlowNet", "91.2%", 91.2, "FlowNet: fast agents",
+          "FlowNet reaches 91.2% accuracy on ImageNet, ahead of GPT-4o."]],
+    ),
     "proposals_by_venue_year": (
         {},
         [["ICLR", 2025, "Method", 1], ["ICLR", 2025, "Model", 1], ["NeurIPS", 2024, "Method", 1]],
@@ -399,6 +404,8 @@ PARAMETER_FINDERS = {
     "WITH m.name AS name, d.name AS dataset, size(r.evidence_papers) AS n "
     "ORDER BY n DESC, name, dataset LIMIT 3 RETURN name, dataset",
     "results_on_dataset": "MATCH (:Result)-[:RESULT_ON]->(d:Dataset) "
+    "WITH d.name AS dataset, count(*) AS n ORDER BY n DESC, dataset LIMIT 3 RETURN dataset",
+    "best_results_on_dataset": "MATCH (r:Result)-[:RESULT_ON]->(d:Dataset) WHERE r.number IS NOT NULL "
     "WITH d.name AS dataset, count(*) AS n ORDER BY n DESC, dataset LIMIT 3 RETURN dataset",
     "extensions_of": "MATCH ()-[:EXTENDS]->(m) WITH m.name AS name, count(*) AS n "
     "ORDER BY n DESC, name LIMIT 3 RETURN name",

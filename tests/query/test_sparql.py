@@ -323,7 +323,24 @@ def test_results_on_dataset(graph, store):
         entry[2].update([r["methodLabel"]] if "methodLabel" in r else [])
         entry[3].update([r["baselineLabel"]] if "baselineLabel" in r else [])
     assert {(k, v[0], v[1], frozenset(v[2]), frozenset(v[3]), v[4]) for k, v in got.items()} == expected
-    assert "73% → 93.4%" in {r["value"] for r in rows}
+    assert "73% -> 93.4%" in {r["value"] for r in rows}
+
+
+def test_best_results_on_dataset(graph, store):
+    rows = run(store, "best_results_on_dataset").records()
+    expected = {}
+    for d in named(graph, "GSM8K"):
+        for result, target, _ in edges(graph, "RESULT_ON"):
+            node = graph.nodes[result]
+            if target == d and node.get("number") is not None:
+                abstract = graph.nodes[node["paper"]]["abstract"]
+                expected[node["value"]] = (node["number"], abstract[node["sentence_start"]:node["sentence_end"]])
+    assert expected, "the example build states a score on GSM8K"
+    assert {r["value"]: (float(r["score"]), r["sentence"]) for r in rows} == expected
+    for metric in {r.get("metric") for r in rows}:
+        scores = [float(r["score"]) for r in rows if r.get("metric") == metric]
+        lower = any(r.get("direction") == "lower" for r in rows if r.get("metric") == metric)
+        assert scores == sorted(scores, reverse=not lower)
 
 
 def test_papers_by_venue_year(graph, store):

@@ -1,0 +1,171 @@
+"""Result records on hand-made sentences with known answers (method names invented, datasets and
+metrics public ones): the value's parts, what it measures, whose it is, where and against whom,
+and nothing the sentence does not state."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.clean import clean_text
+from kg.extract.results import VALUE, parse_value
+
+
+def results(nlp, raw: str) -> list[dict]:
+    """The results of one text, entity fields as the text they point to."""
+    clean = clean_text(raw)
+    doc = nlp.make_doc(clean.text)
+    doc._.kg_emphasis = clean.emphasis
+    doc = nlp(doc)
+    out = []
+    for found in doc._.kg_results:
+        record = dict(found)
+        for key in ("subject", "dataset", "task", "baseline", "metric_entity"):
+            record[key] = doc.text[found[key][0]:found[key][1]] if found[key] else None
+        out.append(record)
+    return out
+
+
+def by_value(nlp, raw: str) -> dict[str, dict]:
+    return {r["value"]: r for r in results(nlp, raw)}
+
+
+@pytest.mark.parametrize(
+    "text, value, number, unit, delta",
+    [
+        ("from 73% to 93.4%", "73% -> 93.4%", 93.4, "%", None),
+        ("5% → 45.3%", "5% -> 45.3%", 45.3, "%", None),
+        ("44.9 (+2.8)%", "44.9% (+2.8%)", 44.9, "%", "+2.8%"),
+        ("up to 4.5×", "up to 4.5x", None, "x", "up to 4.5x"),
+        ("+3.4", "+3.4", None, None, "+3.4"),
+        ("4-16%", "4-16%", None, "%", None),
+        ("1.1x~3.4x", "1.1x~3.4x", None, "x", "1.1x~3.4x"),
+        ("31.5", "31.5", 31.5, None, None),
+        ("2.5 percentage points", "2.5 percentage points", None, "pp", "2.5 percentage points"),
+    ],
+)
+def test_parse_value(text, value, number, unit, delta):
+    assert parse_value(text, VALUE.fullmatch(text).lastgroup) == (value, number, unit, delta)
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("accuracy rises from 73% to 93.4% here", "from 73% to 93.4%"),
+        ("a two orders of magnitude speedup", "two orders of magnitude"),
+        ("by a factor of 32-64.", "a factor of 32-64"),
+        ("gains of 1%-2% on average", "1%-2% on average"),
+        ("it reaches 10,000x", "10,000x"),
+    ],
+)
+def test_value_shapes(text, found):
+    assert VALUE.search(text).group(0) == found
+
+
+def test_a_score_with_its_metric_dataset_and_subject(nlp):
+    found = by_value(nlp, "We propose Zorblat, a novel detector. Zorblat achieves 52.3 AP on MS-COCO.")
+    result = found["52.3"]
+    assert (result["metric"], result["metric_entity"], result["dataset"], result["subject"]) == \
+        ("AP", "AP", "MS-COCO", "Zorblat")
+    assert (result["number"], result["delta"], result["direction"]) == (52.3, None, "higher")
+
+
+@pytest.mark.parametrize(
+    "text, value, metric",
+    [
+        ("We propose Zorblat. On WMT14, Zorblat obtains BLEU 31.5.", "31.5", "BLEU"),
+        ("We propose Zorblat. Zorblat reaches an FID of 5.17 on CIFAR-10.", "5.17", "FID"),
+        ("We propose Zorblat. It improves accuracy by 4-16% over the baselines.", "4-16%", "accuracy"),
+        ("We propose Zorblat. Zorblat saves 77.3% training time and 76.0% memory.", "76.0%", "memory"),
+        ("We propose Zorblat. It reduces the question count by 20% on average.", "20% on average", "question count"),
+        ("We propose Zorblat. Zorblat runs 3x faster than prior solvers.", "3x", "speedup"),
+        (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
+        ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "KV cache memory usage"),
+        ("It cuts the number of inference steps by a factor of 32-64.", "a factor of 32-64",
+         "number of inference steps"),
+        ("It extends the context length from 128K to 450K.", "128K -> 450K", "context length"),
+    ],
+)
+def test_the_metric_is_what_the_value_measures(nlp, text, value, metric):
+    assert by_value(nlp, text)[value]["metric"] == metric
+
+
+def test_a_result_is_never_measured_by_value(nlp):
+    for result in results(nlp, "We propose Zorblat. Zorblat is better by 12% in the end."):
+        assert result["metric"] != "value"
+
+
+def test_lower_is_better_for_time_and_error(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat cuts inference latency by 35% and has 12% lower error.")
+    assert found["35%"]["direction"] == "lower" and found["12%"]["direction"] == "lower"
+
+
+@pytest.mark.parametrize("text, direction", [
+    ("We propose Zorblat. Zorblat reaches an FID score of 2.1 on CIFAR-10.", "lower"),
+    ("We propose Zorblat. Zorblat reaches a 61% success rate on ALFWorld.", "higher"),
+])
+def test_the_head_of_the_metric_says_which_way_is_better(nlp, text, direction):
+    [result] = results(nlp, text)
+    assert result["direction"] == direction
+
+
+def test_a_change_over_a_baseline(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat improves top-1 accuracy by 2.1% over ResNet-50 on ImageNet.")
+    result = found["2.1%"]
+    assert (result["baseline"], result["dataset"], result["delta"], result["number"]) == \
+        ("ResNet-50", "ImageNet", "2.1%", None)
+
+
+def test_the_baseline_states_its_own_score(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat achieves 91% pass@1 accuracy on HumanEval, "
+                          "surpassing the previous state-of-the-art GPT-4 that achieves 80%.")
+    assert found["91%"]["subject"] == "Zorblat" and found["91%"]["baseline"] == "GPT-4"
+    assert found["80%"]["subject"] == "GPT-4" and found["80%"]["metric"] == found["91%"]["metric"]
+
+
+def test_values_listed_respectively(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat outperforms existing methods by 2.4% and 1.2% "
+                          "in terms of F1-score and AUROC, respectively.")
+    assert (found["2.4%"]["metric"], found["1.2%"]["metric"]) == ("F1-score", "AUROC")
+
+
+def test_each_value_takes_the_dataset_of_its_own_clause(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat gains 8.0% on CIFAR-100 and 0.7% on ImageNet.")
+    assert (found["8.0%"]["dataset"], found["0.7%"]["dataset"]) == ("CIFAR-100", "ImageNet")
+
+
+def test_unstated_fields_stay_empty(nlp):
+    [result] = results(nlp, "Experiments show a 35% reduction in training time.")
+    assert result["value"] == "35%" and result["metric"] == "training time"
+    assert result["subject"] is None  # the paper names no method: the result is the paper's
+    assert (result["dataset"], result["task"], result["baseline"], result["setting"]) == (None,) * 4
+
+
+def test_the_setting_the_sentence_states(nlp):
+    [result] = results(nlp, "We propose Zorblat. In the zero-shot setting, Zorblat reaches 61.2% accuracy "
+                            "on ImageNet with a 7B model.")
+    assert result["setting"] == "zero-shot, 7B"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We fine-tune Llama-2 (70B) and a 7B model for 3 epochs.",
+        "Our method is evaluated on three benchmarks released in 2023.",
+        "We study GPT-4 and ResNet-50 on ImageNet-1K.",
+    ],
+)
+def test_sentences_without_results_give_none(nlp, text):
+    assert results(nlp, text) == []
+
+
+def test_a_dataset_is_only_ever_a_dataset(nlp):
+    text = ("We propose Zorblat. Zorblat improves RAG accuracy by 5% over RAG, and reaches 70.1% "
+            "exact match on Natural Questions.")
+    clean = clean_text(text)
+    doc = nlp(nlp.make_doc(clean.text))
+    labels = {(s.start_char, s.end_char): s.label_ for s in doc.spans["kg_entities"]}
+    for result in doc._.kg_results:
+        if result["dataset"]:
+            assert labels[tuple(result["dataset"])] == "Dataset"
+        if result["subject"]:
+            assert labels[tuple(result["subject"])] in ("Method", "Model")
