@@ -58,11 +58,6 @@ def _graph(build: Path) -> nx.MultiDiGraph:
 # ------------------------------------------------------------------ SHACL
 
 
-#: Issue 16 (results) types kgo:resultOn at its source; until it lands, a Result may point at a
-#: non-Dataset (with RDFS inference, that entity becomes a Dataset too: two types).
-_RESULT_ON = ("Value does not have class kgo:Dataset", "has exactly one of the types")
-
-
 @contextmanager
 def prepared_queries():
     """pyshacl hands rdflib the text of each SPARQL constraint once per focus node, and rdflib
@@ -75,7 +70,7 @@ def prepared_queries():
     original = processor.SPARQLProcessor.query
     prepared: dict = {}
 
-    def query(self, text, initBindings=None, initNs=None, base=None, DEBUG=False):  # noqa: N803
+    def query(self, text, initBindings=None, initNs=None, base=None, DEBUG=False):
         if isinstance(text, str):
             key = (text, base, tuple(sorted((initNs or {}).items())))
             if key not in prepared:
@@ -122,29 +117,10 @@ def test_prepared_queries_leave_the_shacl_report_as_it_is(build_dir, ontology, t
 @pytest.mark.timeout(3600)
 @pytest.mark.parametrize("inference", ["none", "rdfs"])
 def test_real_build_conforms_to_the_shapes(real_build, ontology, inference):
-    from rdflib import Graph
 
-    data = Graph().parse(real_build / "graph.ttl")
     with prepared_queries():
         conforms, text = _validate(real_build, ontology, inference)
-    if not conforms:
-        messages = re.findall(r"Message: (.*)", text)
-        result_on = [m for m in messages if m.startswith(_RESULT_ON)]
-        if messages and len(result_on) == len(messages) and _only_result_on(data, text):
-            pytest.xfail(f"issue 16: {len(messages)} kgo:resultOn values are not Datasets")
     assert conforms, text[:3000]
-
-
-def _only_result_on(data, text: str) -> bool:
-    """Every focus node of the report is a Result's resultOn value or the Result itself."""
-    from kg.namespace import KGO
-
-    on = {str(o) for o in data.objects(None, KGO.resultOn)} | {str(s) for s in data.subjects(KGO.resultOn, None)}
-    focus = re.findall(r"Focus Node: (\S+)", text)
-    prefixes = {"entity:": "https://w3id.org/kg/id/entity/"}
-    expanded = [next((iri + f[len(p):] for p, iri in prefixes.items() if f.startswith(p)), f.strip("<>"))
-                for f in focus]
-    return all(f in on for f in expanded)
 
 
 def test_the_validation_command_in_the_ontology_help_conforms(build_dir, ontology, tmp_path):
