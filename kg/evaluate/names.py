@@ -106,12 +106,15 @@ def _relation_counts(gold_paper: dict, pred_paper: dict, pairs) -> tuple[int, in
         s, o = by_name.get(name_key(r["subject"])), by_name.get(name_key(r["object"]))
         gold_rels.append((s, r["predicate"], o))
     matched = {p.get("id", id(p)): gold_index[id(g)] for p, g in pairs if g is not None}
-    preds = {(matched.get(r["subject"]), r["predicate"], matched.get(r["object"]))
+    # An entity that matches no gold one stays itself, so that relations between unmatched
+    # entities count one each as predictions, not one for all.
+    preds = {(matched.get(r["subject"], ("unmatched", r["subject"])), r["predicate"],
+              matched.get(r["object"], ("unmatched", r["object"])))
              for r in pred_paper.get("relations", ())}
     typed_left, untyped_left = list(gold_rels), [(s, o) for s, _, o in gold_rels]
     typed = untyped = 0
     for s, predicate, o in sorted(preds, key=str):
-        if s is None or o is None:
+        if isinstance(s, tuple) or isinstance(o, tuple):
             continue
         if (s, predicate, o) in typed_left:
             typed_left.remove((s, predicate, o))

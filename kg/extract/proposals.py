@@ -117,6 +117,10 @@ class ProposalFinder:
             if self.classifier.probability(features, "proposed") >= threshold:
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
+        chosen = {name_key(entities[i].text) for i in decided}
+        for index, ent in enumerate(entities):  # ``RGIB-SSL`` and ``RGIB-REP`` of a proposed ``RGIB``
+            if index not in decided and not ent.kb_id_ and is_variant(name_key(ent.text), chosen):
+                decided[index] = proposed.get(index)
         return decided
 
     def _nameable(self, ent: Span) -> bool:

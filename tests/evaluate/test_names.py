@@ -95,13 +95,16 @@ def test_relations_score_on_matched_entities_and_predicate():
         {"id": "entity:zorb", "name": "Zorb", "type": "Method"},
         {"id": "entity:mnist", "name": "MNIST", "type": "Dataset"},
         {"id": "entity:graph-neural-network", "name": "graph neural networks", "type": "Method"},
-        {"id": "entity:junk", "name": "junk", "type": "Method"}],
+        {"id": "entity:junk", "name": "junk", "type": "Method"},
+        {"id": "entity:noise", "name": "noise", "type": "Method"}],
         "relations": [{"subject": "entity:zorb", "predicate": "evaluated_on", "object": "entity:mnist"},
                       {"subject": "entity:zorb", "predicate": "uses", "object": "entity:graph-neural-network"},
-                      {"subject": "entity:junk", "predicate": "uses", "object": "entity:mnist"}]}]
+                      {"subject": "entity:junk", "predicate": "uses", "object": "entity:noise"},
+                      {"subject": "entity:noise", "predicate": "uses", "object": "entity:junk"}]}]
     report = score_names(gold, predicted)  # matched by title: the ids differ
     assert report["typed"]["tp"] == 3
-    assert (report["relations"]["tp"], report["relations"]["predicted"], report["relations"]["gold"]) == (1, 3, 2)
+    # two relations between entities no gold one matches are two wrong predictions
+    assert (report["relations"]["tp"], report["relations"]["predicted"], report["relations"]["gold"]) == (1, 4, 2)
     assert report["relations_untyped"]["tp"] == 2
 
 

@@ -210,3 +210,12 @@ def test_hyphenated_compounds_with_function_words_stay_whole(nlp):
     found = entities(doc)
     assert "ZLM-as-a-judge" in {text for text, _ in found}
     assert ("Tree-of-Blorps", "Method") in found
+
+
+def test_variants_of_a_proposed_name_are_proposed(nlp):
+    doc = annotate(nlp, "We propose a principle, Glorbic Vantage Model (GLORV), to extract signals from noisy "
+                        "graphs. Two instantiations, GLORV-SSL and GLORV-REP, are elaborated. Both outperform "
+                        "QuibbleNet on four benchmarks.")
+    found = proposed(doc)
+    assert {"GLORV-SSL", "GLORV-REP"} <= found, found
+    assert "QuibbleNet" not in found
