@@ -29,12 +29,22 @@ from kg.ids import code_id, venue_id
 from kg.resolve import CanonicalEntity
 from kg.types import PaperRecord
 
-__all__ = ["GraphAssembler", "assemble_graph", "ENTITY_LABELS", "RESULT_EDGES"]
+__all__ = ["GraphAssembler", "assemble_graph", "ENTITY_LABELS", "RESULT_EDGES", "untitled_name"]
 
 ENTITY_LABELS = ("Method", "Dataset", "Model", "Metric", "Task")
 #: Result -> entity edges: the method or model it is of, the dataset, task and metric it is
 #: on, the baseline it is against (each only where the text states it).
 RESULT_EDGES = ("RESULT_OF", "RESULT_ON", "RESULT_FOR", "RESULT_MEASURED_BY", "RESULT_AGAINST")
+
+
+def untitled_name(paper_id: str) -> str:
+    """The display name of a paper without a title: its id, marked as untitled, never a cut
+    piece of its abstract posing as a title.
+
+    >>> untitled_name("paper:3f2a9c0d11e2b4a7")
+    'paper:3f2a9c0d11e2b4a7 (no title)'
+    """
+    return f"{paper_id} (no title)"
 
 
 class GraphAssembler:
@@ -50,7 +60,7 @@ class GraphAssembler:
         g.add_node(
             paper.id,
             label="Paper",
-            name=paper.title or paper.abstract[:80],
+            name=paper.title or untitled_name(paper.id),
             title=paper.title,
             abstract=paper.abstract,
             year=paper.year,

@@ -8,7 +8,15 @@ with the graph, not with the input.
 Every input record ends in ``manifest.jsonl`` as ``built``, ``duplicate`` (same
 paper id as an earlier record) or ``skipped`` (with the reader's reason, or the
 extractor's: a paper that fails or runs out of its time budget is skipped, and
-the build goes on).
+the build goes on). Every file found in an input directory and not read is
+there too, as ``ignored`` with the reason, and a file read in the format its
+content shows rather than its extension's has a ``read`` row saying so. A build
+that builds no paper at all is an error (every record and why is in the message),
+not an empty graph.
+
+A build that fails leaves nothing behind: the files and directories it created
+(OUTDIR itself, its lock file, its extraction cache) are removed; a previous
+build in OUTDIR stays as it was.
 
 An output directory holds one build at a time: ``OUTDIR/.kg-build.lock`` is
 held (``flock``) while a build runs, and a second build into it stops at once
@@ -42,10 +50,11 @@ from kg.assemble import ENTITY_LABELS, GraphAssembler
 from kg.export.files import atomic_open, write_graphml, write_jsonl, write_node_link
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
-from kg.ingest import InputError, expand_inputs, read_papers
+from kg.ingest import InputError, read_papers, scan_inputs
 from kg.resolve import Resolver
 from kg.types import (
-    Extraction, Paper, PaperRecord, ReadIssue, extraction_from_json, extraction_to_json, paper_from_dict,
+    Extraction, FileNote, Paper, PaperRecord, ReadIssue, extraction_from_json, extraction_to_json,
+    paper_from_dict,
 )
 
 __all__ = ["build", "BuildReport", "BuildError", "OUTPUT_FILES", "LOCK_FILE"]
@@ -75,6 +84,7 @@ class BuildReport:
     papers_built: int = 0
     duplicates: int = 0
     skipped: list[ReadIssue] = field(default_factory=list)
+    files: list[FileNote] = field(default_factory=list)  # files ignored, or read in another format
     entities_by_type: dict[str, int] = field(default_factory=dict)
     proposed: int = 0
     relations: int = 0
@@ -101,8 +111,12 @@ class _Manifest:
         self.failed: dict[tuple[str, int], str] = {}  # (path, index) -> why extraction gave nothing
         self.file = _scratch(directory, "manifest-rows.jsonl", "w+")
 
-    def accept(self, items: Iterable[Paper | ReadIssue]) -> Iterator[Paper]:
+    def accept(self, items: Iterable[Paper | ReadIssue | FileNote]) -> Iterator[Paper]:
         for item in items:
+            if isinstance(item, FileNote):
+                self.report.files.append(item)
+                self._file_row(item)
+                continue
             if isinstance(item, ReadIssue):
                 if self.on_error == "fail":
                     raise BuildError(str(item))
@@ -136,6 +150,13 @@ class _Manifest:
             if reason is not None and row["outcome"] == "built":
                 row["outcome"], row["reason"] = "skipped", reason
             yield row
+
+    def _file_row(self, note: FileNote) -> None:
+        row = {"source": {"path": note.path, "index": None, "line": None}, "id": None,
+               "outcome": note.outcome, "reason": note.reason}
+        with _naming(self.file):
+            self.file.write(json.dumps(row, ensure_ascii=False) + "\n")
+            self.file.flush()
 
     def _row(self, source, paper_id, outcome, reason) -> None:
         row = {
@@ -185,32 +206,57 @@ def build(
     """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
-    inputs = expand_inputs(list(inputs))  # a mistyped input fails before OUTDIR is touched
-    with ExitStack() as stack:
-        stage = None
-        if out is not None:
-            stack.enter_context(_build_lock(out))
-            _remove_leftovers(out)
-            stage = Path(tempfile.mkdtemp(prefix=_STAGING, dir=out))
-            stack.callback(shutil.rmtree, stage, ignore_errors=True)  # after the move: empty
-        try:
-            report = _build(inputs, out, stage, fmt=fmt, config=config, workers=workers,
-                            batch_size=batch_size, engine=engine, scheduler=scheduler, cache=cache,
-                            on_error=on_error, outputs=outputs, papers_path=papers_path,
-                            base_iri=base_iri, progress=progress, record_timeout=record_timeout)
-        except InputError:
-            raise
-        except OSError as error:
-            raise BuildError(_write_failure(error)) from None
-        except sqlite3.Error as error:  # the extraction cache (a full disk: "database or disk is full")
-            where = out / ".kg-cache" if cache is True and out is not None else cache
-            raise BuildError(f"cannot use the extraction cache in {where}: {error}") from None
-        if out is not None and stage is not None:
-            _publish(stage, out, report)
+    files = scan_inputs(list(inputs))  # a mistyped input fails before OUTDIR is touched
+    created = _not_yet_there(out) if out is not None else []
+    locked = False  # only the build holding OUTDIR's lock may remove what it created there
+    try:
+        with ExitStack() as stack:
+            stage = None
+            if out is not None:
+                stack.enter_context(_build_lock(out))
+                locked = True
+                _remove_leftovers(out)
+                stage = Path(tempfile.mkdtemp(prefix=_STAGING, dir=out))
+                stack.callback(shutil.rmtree, stage, ignore_errors=True)  # after the move: empty
+            try:
+                report = _build(files, out, stage, fmt=fmt, config=config, workers=workers,
+                                batch_size=batch_size, engine=engine, scheduler=scheduler, cache=cache,
+                                on_error=on_error, outputs=outputs, papers_path=papers_path,
+                                base_iri=base_iri, progress=progress, record_timeout=record_timeout)
+            except (InputError, BuildError):
+                raise
+            except OSError as error:
+                raise BuildError(_write_failure(error)) from None
+            except sqlite3.Error as error:  # the extraction cache (a full disk: "database or disk is full")
+                where = out / ".kg-cache" if cache is True and out is not None else cache
+                raise BuildError(f"cannot use the extraction cache in {where}: {error}") from None
+            if out is not None and stage is not None:
+                _publish(stage, out, report)
+    except BaseException:
+        if locked:
+            _remove_created(created)
+        raise
     return report
 
 
-def _build(inputs, out: Path | None, stage: Path | None, *, fmt, config, workers, batch_size, engine,
+def _not_yet_there(out: Path) -> list[Path]:
+    """What a build into ``out`` creates and is to remove if it fails, deepest first: the
+    directories up to ``out`` that do not exist yet, else the lock file and the cache."""
+    missing = [path for path in (out, *out.parents) if not path.exists() and not path.is_symlink()]
+    if missing:
+        return missing  # removing the topmost new directory removes everything under it
+    return [path for path in (out / LOCK_FILE, out / ".kg-cache") if not path.exists()]
+
+
+def _remove_created(paths: list[Path]) -> None:
+    for path in reversed(paths):  # the topmost first: everything under it goes with it
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _build(files, out: Path | None, stage: Path | None, *, fmt, config, workers, batch_size, engine,
            scheduler, cache, on_error, outputs, papers_path, base_iri, progress, record_timeout) -> BuildReport:
     """The build itself; outputs go to ``stage`` (moved into ``out`` by the caller)."""
     report = BuildReport()
@@ -221,12 +267,13 @@ def _build(inputs, out: Path | None, stage: Path | None, *, fmt, config, workers
     with manifest.file, extraction_cache or nullcontext():
         with _scratch(stage, "spool.jsonl", "w+b") as spool:
             with _timed(report, "read+extract"):
-                papers = manifest.accept(read_papers(list(inputs), fmt=fmt))
+                papers = manifest.accept(read_papers(files, fmt=fmt))
                 extractions = extract_all(
                     papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
                     scheduler=scheduler, cache=extraction_cache, record_timeout=record_timeout,
                 )
-                for extraction in _progress(extractions, progress, "Extracting"):
+                total = estimate_records(files, fmt) if progress else None
+                for extraction in _progress(extractions, progress, "Extracting", total):
                     if isinstance(extraction, ReadIssue):
                         manifest.fail(extraction)
                         continue
@@ -234,6 +281,8 @@ def _build(inputs, out: Path | None, stage: Path | None, *, fmt, config, workers
                     _spool_write(spool, extraction)
                     report.papers_built += 1
             report.cache_hits = extraction_cache.hits if extraction_cache else 0
+            if report.papers_built == 0:
+                raise BuildError(_nothing_built(report))
             spool.seek(0)
             with _timed(report, "resolve+assemble"):
                 assembler = _resolve(spool, resolver, report, outputs, papers_path, stage)
@@ -406,16 +455,67 @@ def _read_spool(spool, count: int) -> Iterator[Extraction]:
         yield extraction_from_json(line["extraction"], paper_from_dict(line["paper"]))
 
 
-def _progress(items: Iterable, enabled: bool, label: str) -> Iterator:
+def _nothing_built(report: BuildReport) -> str:
+    """The one-line error of a build that built no paper: what became of every record."""
+    reasons = "; ".join(f"{count} x {reason}" for reason, count in report.skip_reasons.most_common(3))
+    more = len(report.skip_reasons) - 3
+    ignored = sum(note.outcome == "ignored" for note in report.files)
+    return (
+        f"no paper built: {len(report.skipped)} record{'s' * (len(report.skipped) != 1)} skipped"
+        + (f" ({reasons}{f'; and {more} other reasons' if more > 0 else ''})" if reasons else "")
+        + (f", {ignored} file{'s' * (ignored != 1)} ignored" if ignored else "")
+        + "; nothing written. The field names kg reads are in docs/inputs.md; "
+        "--format chooses the input format"
+    )
+
+
+def estimate_records(files, fmt: str | None = None) -> int | None:
+    """About how many records ``files`` hold, counted cheaply: non-blank lines of JSON Lines,
+    rows of CSV (lines but the header), paragraphs of text lists, ``@`` entries of BibTeX;
+    None when a file's count is not cheap to get (a JSON array)."""
+    from kg.ingest import detect_format
+
+    total = 0
+    for entry in files:
+        if getattr(entry, "ignored", None) is not None:
+            continue
+        path = getattr(entry, "path", entry)
+        kind = fmt or detect_format(path)
+        if kind == "json":
+            return None
+        try:
+            with open(path, "rb") as handle:
+                lines = [line.strip() for line in handle]
+        except OSError:
+            continue
+        if kind == "jsonl":
+            total += sum(1 for line in lines if line)
+        elif kind == "csv":
+            total += max(sum(1 for line in lines if line) - 1, 0)
+        elif kind == "bibtex":
+            total += sum(1 for line in lines if line.startswith(b"@"))
+        else:  # a header line, then paragraphs
+            starts = sum(1 for before, line in zip([b"", *lines], lines) if line and not before)
+            total += max(starts - 1, 1)
+    return total
+
+
+def _progress(items: Iterable, enabled: bool, label: str, total: int | None = None) -> Iterator:
+    """A progress bar on stderr; with ``total``, a bar, a count of it and the time left."""
     if not enabled:
         yield from items
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TimeElapsedColumn
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TimeElapsedColumn, TimeRemainingColumn,
+    )
 
-    columns = (SpinnerColumn(), "[progress.description]{task.description}", BarColumn(),
-               MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, transient=True) as bar:
-        task = bar.add_task(label, total=None)
+    columns = [SpinnerColumn(), "[progress.description]{task.description}", BarColumn(),
+               MofNCompleteColumn(), TimeElapsedColumn()]
+    if total:
+        columns.append(TimeRemainingColumn())
+    with Progress(*columns, transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task(label, total=total or None)
         for item in items:
             yield item
             bar.advance(task)

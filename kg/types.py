@@ -68,6 +68,20 @@ class ReadIssue:
 
 
 @dataclass(frozen=True, slots=True)
+class FileNote:
+    """What became of a whole input file, where its records do not say it: ``ignored`` (a file
+    found in an input directory that kg does not read, and why) or ``read`` with a note (read
+    in the format its content shows, not the one its extension names)."""
+
+    path: str
+    outcome: Literal["ignored", "read"]
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.outcome}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
 class Mention:
     """A span of the stored abstract: ``abstract[start:end] == text``."""
 

@@ -133,32 +133,17 @@ def build_dir(request, tmp_path_factory) -> Path:
     return sparql_helpers.example_build(Path(root))
 
 
-from field_helpers import ICML2024  # noqa: E402
-
-
 @pytest.fixture(scope="session")
 def icml2024_build(request, tmp_path_factory) -> Path:
-    """``kg build`` of the 2,602 ICML 2024 abstracts of shared/data (kept in pytest's
-    cache, keyed by the corpus and the kg sources, like the example build)."""
-    import hashlib
-    import shutil
-
+    """``kg build`` of the 2,602 ICML 2024 abstracts of shared/data, once (kept in pytest's
+    cache, keyed by the corpus and the kg sources); skipped only when the data is absent."""
     import sparql_helpers
 
-    from kg.build import build
-
-    if ICML2024 is None:
+    if sparql_helpers.ICML2024 is None:
         pytest.skip("shared/data/openreview/icml2024.jsonl is not present")
-    key = hashlib.sha256(ICML2024.read_bytes() + sparql_helpers._build_key().encode())
     cache = getattr(request.config, "cache", None)
-    root = Path(cache.mkdir("kg-icml2024")) if cache else tmp_path_factory.mktemp("icml2024")
-    target = root / key.hexdigest()[:16]
-    if not (target / "graph.json").is_file():
-        for old in root.iterdir():
-            if old.is_dir():
-                shutil.rmtree(old, ignore_errors=True)
-        build([ICML2024], target, outputs=("node_link",), cache=False)
-    return target
+    root = cache.mkdir("kg-icml2024") if cache else tmp_path_factory.mktemp("icml2024")
+    return sparql_helpers.icml2024_build(Path(root))
 
 
 @pytest.fixture(scope="session")

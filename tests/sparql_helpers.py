@@ -36,6 +36,14 @@ import networkx as nx
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "iclr2025"
 KG_PACKAGE = ROOT / "kg"
+SHARED_DATA = [ROOT.parent / "shared" / "data", ROOT.parents[1] / "shared" / "data", Path("/work/shared/data")]
+#: The 2,602 ICML 2024 abstracts of shared/data (not in the repository), or None.
+ICML2024 = next(
+    (d / "openreview" / "icml2024.jsonl" for d in SHARED_DATA if (d / "openreview" / "icml2024.jsonl").is_file()),
+    None,
+)
+#: What ``kg build`` writes by default: the files users open in other tools.
+BUILD_FILES = ("graph.json", "graph.graphml", "graph.ttl", "papers.jsonl", "manifest.jsonl", "summary.json")
 
 
 # ------------------------------------------------------------- example graph
@@ -63,8 +71,21 @@ def _build_key() -> str:
 
 def example_build(cache_root: Path) -> Path:
     """The ``kg build`` output directory of ``examples/iclr2025`` (built at most once per key)."""
-    target = cache_root / _build_key()
-    if (target / "graph.ttl").is_file() and (target / "graph.json").is_file():
+    return cached_build(cache_root, [EXAMPLES], _build_key())
+
+
+def icml2024_build(cache_root: Path) -> Path:
+    """The ``kg build`` output directory of ICML 2024's abstracts (:data:`ICML2024`; built at
+    most once per key: the corpus and the kg sources)."""
+    assert ICML2024 is not None, "skip when shared/data/openreview/icml2024.jsonl is absent"
+    key = hashlib.sha256(ICML2024.read_bytes() + _build_key().encode()).hexdigest()[:16]
+    return cached_build(cache_root, [ICML2024], key)
+
+
+def cached_build(cache_root: Path, inputs: list[Path], key: str) -> Path:
+    """``kg build INPUTS`` with every default output, in ``cache_root/key`` (older keys removed)."""
+    target = cache_root / key
+    if all((target / name).is_file() for name in BUILD_FILES):
         return target
     cache_root.mkdir(parents=True, exist_ok=True)
     for old in cache_root.iterdir():
@@ -73,7 +94,7 @@ def example_build(cache_root: Path) -> Path:
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cache_root))
     from kg.build import build
 
-    build([EXAMPLES], tmp, outputs=("papers", "manifest", "node_link", "turtle"))
+    build(inputs, tmp, cache=False)
     os.replace(tmp, target)
     return target
 

@@ -52,3 +52,22 @@ def test_graph_does_not_depend_on_record_order():
     assert dict(g1.nodes(data=True)) == dict(g2.nodes(data=True))
     assert sorted(g1.edges(keys=True)) == sorted(g2.edges(keys=True))
     assert g1.edges["entity:zorb", "entity:mnist", "EVALUATED_ON"] == g2.edges["entity:zorb", "entity:mnist", "EVALUATED_ON"]
+
+
+def test_a_paper_without_a_title_has_no_title_and_no_piece_of_its_abstract_as_name(tmp_path):
+    """Text lists hold abstracts only: such a paper gets no title anywhere, and its display
+    name is its id, not the first 80 characters of its abstract cut mid-word."""
+    import rdflib
+
+    from kg.build import build
+
+    abstract = "We propose Zorbnet, a novel framework for node classification, evaluated on MNIST and CIFAR-10."
+    (tmp_path / "list.txt").write_text(f"ICLR 2025 Papers\n\n{abstract}\n", encoding="utf-8")
+    graph = build([tmp_path / "list.txt"], tmp_path / "out", cache=False).graph
+    (paper, data), = [(n, d) for n, d in graph.nodes(data=True) if d["label"] == "Paper"]
+    assert data["title"] is None and data["name"] == f"{paper} (no title)"
+    rdf = rdflib.Graph().parse(tmp_path / "out" / "graph.ttl")
+    assert not list(rdf.objects(None, rdflib.DCTERMS.title))
+    from kg.export.rdf import node_iri
+
+    assert [str(o) for o in rdf.objects(rdflib.URIRef(node_iri(paper)), rdflib.RDFS.label)] == [f"{paper} (no title)"]

@@ -59,6 +59,14 @@ def write_bad_corpus(root):
         "abstract": "We propose Formulanet, a model for tables.", "venue": FORMULA, "title": "@SUM(1+1)"}) + "\n",
         encoding="utf-8")
     (root / "runon.jsonl").write_text(json.dumps({"abstract": (words * 1200)[:100_000]}) + "\n", encoding="utf-8")
+    # issue 14: files that were misread or never listed
+    (root / "records.txt").write_text("".join(json.dumps({"title": f"T{i}", "abstract": f"We propose Txtnet{i}."})
+                                              + "\n" for i in range(3)), encoding="utf-8")
+    (root / "SOURCE.md").write_text("# Source\n\n" + "Where these abstracts come from.\n\n" * 14, encoding="utf-8")
+    (root / "README").write_text("Notes for people, not abstracts.\n", encoding="utf-8")
+    (root / "dump.bin").write_bytes(b"\x00\x01" * 100)
+    (root / "fields.jsonl").write_text(json.dumps({"name": "Wrongfield", "desc": "We propose Descnet."}) + "\n",
+                                       encoding="utf-8")
 
 
 def test_every_bad_record_is_accounted_for(tmp_path):
@@ -81,13 +89,19 @@ def test_every_bad_record_is_accounted_for(tmp_path):
     assert by_file["nul.txt"] == ["built"] * 3 + ["skipped"] + ["built"] * 96
     assert by_file["runon.jsonl"] == ["built"]
     assert by_file["formula.jsonl"] == ["built"]  # a 100k-character run-on abstract, within the time budget
+    assert by_file["records.txt"] == ["read", "built", "built", "built"]  # JSON Lines in a .txt
+    assert by_file["SOURCE.md"] == by_file["README"] == by_file["dump.bin"] == ["ignored"]
+    assert by_file["fields.jsonl"] == ["skipped"]
+    assert {path.name for path in (tmp_path / "in").iterdir()} == set(by_file)  # every file is in the manifest
     reasons = {row["reason"] for row in manifest if row["outcome"] == "skipped"}
     assert {"invalid JSON: nested too deeply to read", "lone surrogate \\ud800 in the abstract: not valid Unicode",
             "NUL character in the abstract: binary data, not text"} <= reasons
     assert any("extracted from the first" in (row["reason"] or "") for row in manifest)
     for row in manifest:
-        if row["outcome"] == "skipped":
+        if row["outcome"] in ("skipped", "ignored", "read"):
             assert row["reason"] and row["source"]["path"]
+    assert any(row["reason"].startswith("no abstract (no field abstract, summary") for row in manifest
+               if row["source"]["path"].endswith("fields.jsonl"))
     papers = [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
     assert len(papers) == sum(row["outcome"] == "built" for row in manifest)
     names = {e["name"] for p in papers for e in p["entities"]}

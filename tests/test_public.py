@@ -51,3 +51,27 @@ def test_the_wheel_ships_the_ontology(tmp_path):
     shipped = zipfile.ZipFile(wheel).read("kg/ontology/kg.ttl")
     assert shipped == (root / "ontology" / "kg.ttl").read_bytes()
 
+
+
+#: Keyword arguments of networkx functions kg calls -> the first networkx release that has them.
+NETWORKX_KEYWORDS = {("node_link_data", "edges"): "3.4", ("node_link_graph", "edges"): "3.4"}
+
+
+def test_the_networkx_floor_has_every_networkx_keyword_kg_calls():
+    """`networkx>=3.2` once let pip install 3.3, where `node_link_data(edges=...)` raises
+    TypeError and `kg build` fails; the floor in pyproject.toml must be a release that has
+    every keyword kg passes."""
+    import re
+    from pathlib import Path
+
+    from packaging.version import Version
+
+    root = Path(__file__).resolve().parents[1]
+    spec = re.search(r'"networkx>=\s*([\d.]+)', (root / "pyproject.toml").read_text())
+    floor = Version(spec.group(1))
+    source = "\n".join(path.read_text("utf-8") for path in (root / "kg").rglob("*.py"))
+    used = {(function, keyword) for function, keyword in NETWORKX_KEYWORDS
+            if re.search(rf"nx\.{function}\([^)]*\b{keyword}=", source)}
+    assert used, "kg no longer calls these: update NETWORKX_KEYWORDS"
+    for function, keyword in used:
+        assert floor >= Version(NETWORKX_KEYWORDS[function, keyword]), (spec, function, keyword)

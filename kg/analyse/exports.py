@@ -15,7 +15,11 @@ VOSviewer (van Eck & Waltman, https://www.vosviewer.com; manual section
   normalisation when it lays out and clusters).
 
 Labels have tabs and line breaks replaced by spaces, so every line has the same
-columns, and are otherwise kept exactly: these files are for VOSviewer.
+columns, and are otherwise kept exactly: these files are for VOSviewer. A label
+holding a comma or semicolon is enclosed in double quotes, as VOSviewer's
+documentation of the format requires (a double quote inside is doubled). Clusters
+are 1 to 1000, VOSviewer's range (communities past 999 share cluster 1000). A
+network without items is not written: VOSviewer cannot open an empty map.
 
 Tables meant for spreadsheets go through :func:`write_csv`, which neutralises
 cells that a spreadsheet would run as a formula (``=HYPERLINK(...)`` as a venue).
@@ -32,7 +36,10 @@ import networkx as nx
 
 from kg.export.files import atomic_open, xml_text
 
-__all__ = ["read_vosviewer", "spreadsheet_cell", "to_gexf_graph", "write_csv", "write_gexf", "write_vosviewer"]
+__all__ = [
+    "read_vosviewer", "spreadsheet_cell", "to_gexf_graph", "vosviewer_label", "write_csv", "write_gexf",
+    "write_vosviewer",
+]
 
 VOS_COLUMNS = ["id", "label", "x", "y", "cluster", "weight<Links>", "weight<Total link strength>", "weight<Occurrences>"]
 
@@ -69,6 +76,19 @@ def _clean(text) -> str:
     return " ".join(str(text).split())
 
 
+def vosviewer_label(text) -> str:
+    """A label as a VOSviewer map file holds it: one line, in double quotes when it holds
+    ``,`` ``;`` or ``"`` (a quote inside doubled).
+
+    >>> print(vosviewer_label("GPT-4o"), vosviewer_label("Llama 2, 70B"), vosviewer_label('the "best" model'))
+    GPT-4o "Llama 2, 70B" "the ""best"" model"
+    """
+    label = _clean(text)
+    if any(char in label for char in ',;"'):
+        return '"' + label.replace('"', '""') + '"'
+    return label
+
+
 def write_vosviewer(
     network: nx.Graph,
     map_path: str | Path,
@@ -78,9 +98,12 @@ def write_vosviewer(
 ) -> dict:
     """Write ``network`` (a co-occurrence network) as a VOSviewer map and network file.
 
-    Returns ``{node: VOSviewer id}``. Clusters come from the nodes' ``community`` attribute.
+    Returns ``{node: VOSviewer id}``; empty, and nothing written, for a network without
+    nodes. Clusters come from the nodes' ``community`` attribute.
     """
     nodes = sorted(network.nodes, key=str)
+    if not nodes:
+        return {}
     ids = {node: number for number, node in enumerate(nodes, start=1)}
     communities = [int(network.nodes[n].get("community") or 0) for n in nodes]
     spare = max(communities, default=0) + 1
@@ -91,7 +114,8 @@ def write_vosviewer(
             data = network.nodes[node]
             x, y = (positions or {}).get(node, (0.0, 0.0))
             row = [
-                ids[node], _clean(data.get("name") or node), f"{x:.6f}", f"{y:.6f}", community or spare,
+                ids[node], vosviewer_label(data.get("name") or node), f"{x:.6f}", f"{y:.6f}",
+                min(community or spare, 1000),
                 network.degree(node), strength[node], int(data.get("paper_count") or 0),
             ]
             handle.write("\t".join(str(value) for value in row) + "\n")
@@ -103,10 +127,14 @@ def write_vosviewer(
 
 
 def read_vosviewer(map_path: str | Path, network_path: str | Path) -> tuple[list[dict], list[tuple[int, int, float]]]:
-    """Read a VOSviewer map and network file back: (items as dicts, links)."""
+    """Read a VOSviewer map and network file back: (items as dicts, links); quoted labels unquoted."""
+
+    def unquote(text: str) -> str:
+        return text[1:-1].replace('""', '"') if len(text) >= 2 and text[0] == text[-1] == '"' else text
+
     with open(map_path, encoding="utf-8") as handle:
         header = handle.readline().rstrip("\n").split("\t")
-        items = [dict(zip(header, line.rstrip("\n").split("\t"))) for line in handle if line.strip()]
+        items = [dict(zip(header, map(unquote, line.rstrip("\n").split("\t")))) for line in handle if line.strip()]
     with open(network_path, encoding="utf-8") as handle:
         links = []
         for line in handle:

@@ -22,7 +22,6 @@ Files written to the report directory::
 from __future__ import annotations
 
 import base64
-import csv
 import html
 import io
 from dataclasses import dataclass, field
@@ -222,23 +221,18 @@ def research_map(
     result.outputs["cooccurrence.gexf"] = write_gexf(gexf_network, out / "cooccurrence.gexf", positions=positions)
     vos = out / "vosviewer"
     vos.mkdir(exist_ok=True)
-    write_vosviewer(network, vos / "entities_map.txt", vos / "entities_network.txt", positions=positions)
-    result.outputs["vosviewer:entities"] = vos / "entities_map.txt"
+    if write_vosviewer(network, vos / "entities_map.txt", vos / "entities_network.txt", positions=positions):
+        result.outputs["vosviewer:entities"] = vos / "entities_map.txt"
     for name, pair in pairs.items():
         pair.remove_nodes_from([n for n in list(pair) if pair.degree(n) == 0])
         detect_communities(pair, seed=seed)
-        write_vosviewer(pair, vos / f"{name}_map.txt", vos / f"{name}_network.txt",
-                        positions=force_layout(pair, seed=seed) if len(pair) else {})
-        result.outputs[f"vosviewer:{name}"] = vos / f"{name}_map.txt"
+        if write_vosviewer(pair, vos / f"{name}_map.txt", vos / f"{name}_network.txt",
+                           positions=force_layout(pair, seed=seed) if len(pair) else {}):
+            result.outputs[f"vosviewer:{name}"] = vos / f"{name}_map.txt"
 
     tables = _tables(result, graph)
     for name, (header, rows) in tables.items():
-        path = out / f"{name}.csv"
-        with atomic_open(path) as handle:
-            writer = csv.writer(handle, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows(rows)
-        result.outputs[f"table:{name}"] = path
+        result.outputs[f"table:{name}"] = write_csv(out / f"{name}.csv", header, rows)
 
     boards = _leaderboards(graph)
     write_csv(out / "leaderboards.csv", _BOARD_COLUMNS, ([row[c] for c in _BOARD_COLUMNS] for row in board_rows(boards)))
@@ -532,9 +526,11 @@ def _document(result: MapResult, graph, title, min_papers, figures, shares) -> l
         *([("figures/term-map.svg", "the term map as a figure (SVG; PNG next to it)")] if "term-map" in figures else []),
         ("graph.gexf", "the whole graph for Gephi (positions, type colours)"),
         ("cooccurrence.gexf", "the entity co-occurrence network for Gephi (community, centrality, association strength)"),
-        ("vosviewer/entities_map.txt", "VOSviewer map file (id, label, x, y, cluster, weights); open with its network file"),
-        ("vosviewer/entities_network.txt", "VOSviewer network file (id1, id2, papers shared)"),
-        *[(f"vosviewer/{name}_map.txt", f"VOSviewer map of {name.replace('-', ' × ')}") for name in PAIR_NETWORKS],
+        *([("vosviewer/entities_map.txt", "VOSviewer map file (id, label, x, y, cluster, weights); open with its network file"),
+           ("vosviewer/entities_network.txt", "VOSviewer network file (id1, id2, papers shared)")]
+          if "vosviewer:entities" in result.outputs else []),
+        *[(f"vosviewer/{name}_map.txt", f"VOSviewer map of {name.replace('-', ' × ')}") for name in PAIR_NETWORKS
+          if f"vosviewer:{name}" in result.outputs],
         ("top_entities.csv", "most studied entities per type"),
         ("leaderboards.csv", "every leaderboard entry: task, dataset, metric, rank, value, method, paper, evidence"),
         ("communities.csv", "every community with all its members"),

@@ -3,9 +3,17 @@
 Exit codes: 0 done; 1 failed (bad input with ``--on-error fail``, missing
 input, a server error); 2 usage error; 3 done, but some input records were
 skipped (see ``manifest.jsonl``).
+
+Every error ends in one line on stderr naming the problem and what to do, never a
+traceback; an error kg did not foresee says so, as a bug to report (``KG_DEBUG=1``
+shows its traceback).
 """
 
 from __future__ import annotations
+
+import errno
+import os
+import sys
 
 import click
 
@@ -21,7 +29,31 @@ from kg.cli.train import train, train_linear
 from kg.cli.viz import viz
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The ``kg`` group: an exception no command handles ends in one line, exit 1."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise  # click prints these in one line, with their exit code
+        except Exception as error:
+            if os.environ.get("KG_DEBUG") or (isinstance(error, OSError) and error.errno == errno.EPIPE):
+                raise  # click ends quietly when the reader of a pipe has gone (`kg ... | head`)
+            from kg.cli.common import EXIT_FAILED, err, one_line
+
+            if isinstance(error, OSError):  # a file kg could not read or write
+                where = f"{error.filename}: " if error.filename else ""
+                err.print(f"error: {where}{error.strerror or one_line(error)}; check the path and its permissions",
+                          markup=False, highlight=False)
+                sys.exit(EXIT_FAILED)
+            err.print(f"error: unexpected {type(error).__name__}: {one_line(error)}; this is a bug in kg, "
+                      "please report it with the command you ran (KG_DEBUG=1 shows where it happened)",
+                      markup=False, highlight=False)
+            sys.exit(EXIT_FAILED)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="kg")
 def main() -> None:
     """Build knowledge graphs of research literature from paper abstracts."""

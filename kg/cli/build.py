@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from kg.cli.common import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, err
@@ -137,9 +138,13 @@ def _print_summary(report) -> None:
         + (f" ({report.cache_hits} extractions reused from the cache)" if report.cache_hits else "")
     )
     for reason, count in report.skip_reasons.most_common():
-        console.print(f"  [yellow]skipped[/] {count} x {reason}")
+        console.print(f"  [yellow]skipped[/] {count} x {escape(reason)}", highlight=False)
     for issue in report.skipped[:10]:
-        console.print(f"    {issue}")
+        console.print(f"    {escape(str(issue))}", highlight=False)
+    for note in report.files[:10]:
+        console.print(f"  [yellow]{note.outcome}[/] {escape(note.path)}: {escape(note.reason)}", highlight=False)
+    if len(report.files) > 10:
+        console.print(f"  ... and {len(report.files) - 10} more files (manifest.jsonl lists them all)")
     table = Table(title="Entities", show_edge=False)
     table.add_column("type")
     table.add_column("count", justify="right")

@@ -43,9 +43,71 @@ def read_build_graph(outdir: Path):
     try:
         source = graph_path(outdir)
     except FileNotFoundError as error:
-        err.print(f"[red]error:[/] {error}")
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
         sys.exit(EXIT_FAILED)
-    return source, read_graph(source)
+    try:
+        return source, read_graph(source)
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError) as error:
+        # not JSON, or JSON that is not a node-link graph
+        err.print(f"[red]error:[/] {escape(str(source))} is not a kg graph ({escape(one_line(error))}); "
+                  f"rebuild it with `kg build INPUTS -o {escape(str(source.parent))}`", highlight=False)
+        sys.exit(EXIT_FAILED)
+
+
+def one_line(error: BaseException) -> str:
+    """The first line of an error's message (at most 200 characters)."""
+    text = str(error).strip() or type(error).__name__
+    return text.splitlines()[0][:200]
+
+
+def input_errors(what: str):
+    """A decorator for commands that read files of a given shape (``what``: the shapes and how
+    to get them): an input that is not of that shape ends in one line naming it, exit 1,
+    rather than the traceback of whichever parser met it first."""
+    import functools
+    import json
+
+    def decorate(command):
+        @functools.wraps(command)
+        def run(*args, **kwargs):
+            try:
+                return command(*args, **kwargs)
+            except (json.JSONDecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError,
+                    AttributeError, IndexError, OSError) as error:
+                if isinstance(error, OSError) and getattr(error, "errno", None) == 32:  # EPIPE: click's
+                    raise
+                err.print(f"[red]error:[/] {escape(type(error).__name__)}: {escape(one_line(error))}; {escape(what)}",
+                          highlight=False)
+                sys.exit(EXIT_FAILED)
+
+        return run
+
+    return decorate
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def tab_separated(columns, rows) -> str:
+    """A result table for a pipe: a header line, then one line per row, cells separated by tabs;
+    backslash, tab and line breaks inside a cell escaped (as ``\\``, ``\t``, ``\n``, ``\r``),
+    so IRIs and evidence never wrap and ``cut``/``awk`` see one row per line.
+
+    >>> print(tab_separated(["name", "papers"], [["a" + chr(9) + "b", 2], ["line" + chr(10) + "end", 1]]))
+    ...     # doctest: +NORMALIZE_WHITESPACE
+    name papers
+    a\\tb 2
+    line\\nend 1
+    """
+
+    def cell(value) -> str:
+        text = "" if value is None else str(value)
+        for char, escaped in (("\\", "\\\\"), ("\t", "\\t"), ("\n", "\\n"), ("\r", "\\r")):
+            text = text.replace(char, escaped)
+        return text
+
+    return "\n".join("\t".join(cell(value) for value in row) for row in [list(columns), *rows])
 
 
 @contextmanager

@@ -8,6 +8,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from kg.cli.common import input_errors
+
+_PAPERS = ("GOLD and PREDICTED must be JSON Lines of papers with entities (papers.jsonl of kg build; "
+           "the gold format is tests/data/seeds_gold.jsonl)")
+_CORPUS = ("PATH must be the corpus file named (SciERC JSON lines, TDMSci CoNLL), and --pipeline a trained "
+           "pipeline folder or a shipped name, --config a spaCy config (see kg/extract/default.cfg)")
+
 
 @click.group()
 def evaluate():
@@ -21,6 +28,7 @@ def evaluate():
               help="Print the report as JSON (with --errors: {scores, errors}).")
 @click.option("--errors", "show_errors", is_flag=True,
               help="Also list, per paper, missed, spurious and wrongly typed names.")
+@input_errors(_PAPERS)
 def evaluate_names(gold, predicted, as_json, show_errors):
     """Score PREDICTED papers.jsonl against GOLD entity names by type (per paper).
 
@@ -121,6 +129,7 @@ def _load_jsonl(path: Path) -> list[dict]:
 @click.argument("build_dir", type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--top", default=10, show_default=True, help="Entities per type in the top lists.")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
+@input_errors("BUILD_DIR must hold a kg build (run `kg build INPUTS -o BUILD_DIR`)")
 def evaluate_graph(build_dir, top, as_json):
     """Check a built graph without a gold: top entities per type (generic classes left out),
     aliases naming another catalogue entry, generic classes with catalogue ids, types
@@ -208,6 +217,7 @@ def _write_report(report: dict, json_path: Path | None) -> None:
 @evaluate.command("scierc")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @_corpus_options
+@input_errors(_CORPUS)
 def evaluate_scierc(path, pipeline, config, json_path, predictions_path, spans_key):
     """Score a pipeline on SciERC JSON lines (entities; relations, plain and strict).
 
@@ -242,6 +252,7 @@ def evaluate_scierc(path, pipeline, config, json_path, predictions_path, spans_k
 @evaluate.command("tdmsci")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @_corpus_options
+@input_errors(_CORPUS)
 def evaluate_tdmsci(path, pipeline, config, json_path, predictions_path, spans_key):
     """Score a pipeline on TDMSci CoNLL (TASK / DATASET / METRIC; exact span + type).
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from kg.cli.common import EXIT_FAILED, err, require_complete_build
+from kg.cli.common import EXIT_FAILED, err, read_build_graph, require_complete_build
 
 
 class _BuildDir(click.Path):
@@ -22,6 +22,23 @@ class _BuildDir(click.Path):
 
 
 BUILD_DIR = _BuildDir(exists=True, path_type=Path)
+QUIET = click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
+
+
+def _say(quiet: bool, message: str) -> None:
+    if not quiet:
+        click.echo(message)
+
+
+def _write_or_fail(write, output: Path) -> None:
+    """Run ``write()``; a file or directory that cannot be written ends in one line, exit 1."""
+    try:
+        write()
+    except OSError as error:
+        where = error.filename or output
+        err.print(f"[red]error:[/] cannot write {escape(str(where))}: {escape(error.strerror or str(error))}; "
+                  "choose another -o/--output", highlight=False)
+        raise SystemExit(EXIT_FAILED) from None
 
 
 @click.group("export")
@@ -42,7 +59,7 @@ def export() -> None:
               help="Rows per UNWIND batch.")
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True,
               help="Schema statements for Neo4j 5, or for FalkorDB's Bolt endpoint.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, quiet):
     """Load BUILD_DIR's graph into Neo4j: constraints first, then batched, idempotent MERGE.
 
@@ -53,15 +70,14 @@ def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, 
     Example:
       NEO4J_PASSWORD=secret kg export neo4j out --uri bolt://localhost:7687
     """
-    from kg.export.files import read_graph
     from kg.export.neo4j import Neo4jExportError, connect, write_neo4j
 
+    _, graph = read_build_graph(build_dir)
     if password is None:
         password = click.prompt("Neo4j password", hide_input=True, err=True)
     # The driver logs a lost connection itself; the error below already says it, on one line.
     logging.getLogger("neo4j").addHandler(logging.NullHandler())
     try:
-        graph = read_graph(build_dir)
         with connect(uri, user, password) as driver:
             stats = write_neo4j(graph, driver, database=database, batch_size=batch_size,
                                 dialect=dialect, progress=not quiet)
@@ -69,33 +85,34 @@ def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, 
         # one line whatever the terminal's width; the message is text, not rich markup
         err.print(f"[red]error:[/] {escape(str(error))}", soft_wrap=True)
         raise SystemExit(EXIT_FAILED) from None
-    click.echo(
-        f"{stats.node_total} nodes and {stats.relationship_total} relationships "
-        f"written to {uri}: {stats.nodes_created} nodes and {stats.relationships_created} "
-        f"relationships created, in {stats.seconds:.1f} s"
-    )
+    _say(quiet,
+         f"{stats.node_total} nodes and {stats.relationship_total} relationships "
+         f"written to {uri}: {stats.nodes_created} nodes and {stats.relationships_created} "
+         f"relationships created, in {stats.seconds:.1f} s")
 
 
 @export.command("neo4j-bulk")
 @click.argument("build_dir", type=BUILD_DIR)
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for the CSV files and import.sh.")
-def export_neo4j_bulk(build_dir, output):
+@QUIET
+def export_neo4j_bulk(build_dir, output, quiet):
     """Write CSV files for `neo4j-admin database import full`, with the command in import.sh.
 
     \b
     Example:
       kg export neo4j-bulk out -o out/neo4j-import
     """
-    from kg.export.files import read_graph
     from kg.export.neo4j_bulk import write_bulk_csv
 
-    files = write_bulk_csv(read_graph(build_dir), output)
-    click.echo(
-        f"wrote {len(files.node_files)} node files and {len(files.relationship_files)} relationship "
-        f"files to {output}; import with {files.script or 'neo4j-admin'}:"
-    )
-    click.echo(shlex.join(files.command()))
+    _, graph = read_build_graph(build_dir)
+    written = []
+    _write_or_fail(lambda: written.append(write_bulk_csv(graph, output)), output)
+    files = written[0]
+    _say(quiet,
+         f"wrote {len(files.node_files)} node files and {len(files.relationship_files)} relationship "
+         f"files to {output}; import with {files.script or 'neo4j-admin'}:")
+    _say(quiet, shlex.join(files.command()))
 
 
 @export.command("cypher-script")
@@ -103,18 +120,19 @@ def export_neo4j_bulk(build_dir, output):
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The .cypher file to write.")
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True)
-def export_cypher_script(build_dir, output, dialect):
+@QUIET
+def export_cypher_script(build_dir, output, dialect, quiet):
     """Write a .cypher script that `cypher-shell -f` runs to load the graph.
 
     \b
     Example:
       kg export cypher-script out -o graph.cypher && cypher-shell -f graph.cypher
     """
-    from kg.export.files import read_graph
     from kg.export.neo4j import write_cypher_script
 
-    write_cypher_script(read_graph(build_dir), output, dialect=dialect)
-    click.echo(f"wrote {output}")
+    _, graph = read_build_graph(build_dir)
+    _write_or_fail(lambda: write_cypher_script(graph, output, dialect=dialect), output)
+    _say(quiet, f"wrote {output}")
 
 
 @export.command("rdf")
@@ -124,7 +142,8 @@ def export_cypher_script(build_dir, output, dialect):
 @click.option("--format", "fmt", type=click.Choice(["turtle", "ntriples", "jsonld"]), default=None,
               help="Default: from the extension (.ttl, .nt, .jsonld).")
 @click.option("--base-iri", default=None, help="Base IRI of the nodes (default https://w3id.org/kg/id/).")
-def export_rdf(build_dir, output, fmt, base_iri):
+@QUIET
+def export_rdf(build_dir, output, fmt, base_iri, quiet):
     """Write the graph as RDF on the kg ontology (Turtle, N-Triples or JSON-LD).
 
     \b
@@ -132,31 +151,39 @@ def export_rdf(build_dir, output, fmt, base_iri):
       kg export rdf out -o graph.nt
     """
     from kg.export import rdf
-    from kg.export.files import read_graph
 
     by_suffix = {".ttl": "turtle", ".nt": "ntriples", ".jsonld": "jsonld", ".json": "jsonld"}
     fmt = fmt or by_suffix.get(output.suffix.lower(), "turtle")
     writer = {"turtle": rdf.write_turtle, "ntriples": rdf.write_ntriples, "jsonld": rdf.write_jsonld}[fmt]
-    writer(read_graph(build_dir), output, **({"base": base_iri} if base_iri else {}))
-    click.echo(f"wrote {output} ({fmt})")
+    _, graph = read_build_graph(build_dir)
+    try:
+        _write_or_fail(lambda: writer(graph, output, **({"base": base_iri} if base_iri else {})), output)
+    except ValueError as error:  # a base IRI that is not one
+        raise click.BadParameter(str(error), param_hint="--base-iri") from None
+    _say(quiet, f"wrote {output} ({fmt})")
 
 
 @export.command("ontology")
 @click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), required=True,
               help="Directory for kg.ttl (OWL), shapes.ttl (SHACL) and README.md.")
-def export_ontology(output):
+@QUIET
+def export_ontology(output, quiet):
     """Write the kg ontology and its SHACL shapes, to load beside an RDF export or
-    to validate one (e.g. pyshacl -s shapes.ttl graph.ttl).
+    to validate one.
 
     \b
     Example:
       kg export ontology -o ontology
+      pyshacl -s ontology/shapes.ttl -e ontology/kg.ttl out/graph.ttl
     """
     import shutil
 
     from kg.namespace import ONTOLOGY_FILES, ontology_file
 
-    output.mkdir(parents=True, exist_ok=True)
-    for name in ONTOLOGY_FILES:
-        shutil.copyfile(ontology_file(name), output / name)
-        click.echo(f"wrote {output / name}")
+    def write() -> None:
+        output.mkdir(parents=True, exist_ok=True)
+        for name in ONTOLOGY_FILES:
+            shutil.copyfile(ontology_file(name), output / name)
+            _say(quiet, f"wrote {output / name}")
+
+    _write_or_fail(write, output)

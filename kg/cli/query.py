@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, err, require_complete_build, stop_on_sigterm
+from kg.cli.common import (
+    EXIT_FAILED, err, require_complete_build, stdout_is_terminal, stop_on_sigterm, tab_separated,
+)
 from kg.cli.query_sparql import sparql
 
 
@@ -20,15 +22,17 @@ query.add_command(sparql)
 
 
 @query.command("cypher")
-@click.argument("build_dir", type=click.Path(exists=True, path_type=Path))
+@click.argument("build_dir", required=False, type=click.Path(exists=True, path_type=Path))
 @click.argument("cypher", required=False)
 @click.option("--example", "example", default=None, help="Run one of the shipped example queries.")
 @click.option("--list-examples", is_flag=True, help="List the example queries and exit.")
 @click.option("--param", "params", multiple=True, metavar="NAME=VALUE",
               help="A query parameter ($NAME); VALUE is JSON if it parses, else a string.")
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True,
+              help="table (in a pipe: tab-separated, one line per row) or json.")
 @click.option("--timeout", type=click.IntRange(1), default=60, show_default=True, help="Seconds.")
-def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout):
+@click.option("--quiet", "-q", is_flag=True, help="Only the rows: no row count.")
+def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout, quiet):
     """Run CYPHER on BUILD_DIR's graph in an embedded FalkorDB that kg starts and stops.
 
     The labels and relationship types are those `kg export neo4j` writes, so a
@@ -37,36 +41,73 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
     \b
     Examples:
       kg query cypher out "MATCH (d:Dataset)<-[:EVALUATED_ON]-(m) RETURN d.name, count(m) ORDER BY count(m) DESC"
+      kg query cypher --list-examples
       kg query cypher out --example top_benchmarks
       kg query cypher out --example datasets_of_method --param name=AFLOW
     """
-    from kg.query.cypher import CypherError, format_json, format_table, run_cypher
+    from rich.markup import escape
+
+    from kg.query.cypher import CypherError, _cell, format_json, format_table, query_parameters, run_cypher
     from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query
 
     if list_examples:
-        for q in EXAMPLE_QUERIES:
-            click.echo(f"{q.name:28} {q.question}")
+        _list_examples(EXAMPLE_QUERIES)
         return
     values = {}
     if example:
         try:
             chosen = example_query(example)
         except KeyError:
-            raise click.BadParameter(f"no example named {example!r} (see --list-examples)") from None
+            raise click.BadParameter(f"no example named {example!r} (see --list-examples)",
+                                     param_hint="--example") from None
         cypher, values = chosen.cypher, dict(chosen.params)
     if not cypher:
-        raise click.UsageError("give a Cypher query or --example NAME")
+        raise click.UsageError("give a Cypher query or --example NAME (--list-examples lists them)")
+    if build_dir is None:
+        raise click.UsageError("missing BUILD_DIR (a `kg build` output directory)")
     require_complete_build(build_dir)
     for item in params:
-        name, _, raw = item.partition("=")
+        name, equals, raw = item.partition("=")
+        if not equals or not name:
+            raise click.BadParameter(f"{item!r} is not NAME=VALUE", param_hint="--param")
         try:
             values[name] = json.loads(raw)
         except json.JSONDecodeError:
             values[name] = raw
+    missing = [name for name in query_parameters(cypher) if name not in values]
+    if missing:
+        raise click.UsageError(
+            "the query needs " + ", ".join(f"${name}" for name in missing) + ": give "
+            + ("it" if len(missing) == 1 else "each") + " with " + " ".join(f"--param {name}=VALUE" for name in missing)
+        )
     try:
         with stop_on_sigterm():
             columns, rows = run_cypher(build_dir, cypher, values, timeout_ms=timeout * 1000)
     except (CypherError, FileNotFoundError) as error:
-        err.print(f"[red]error:[/] {error}")
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
         raise SystemExit(EXIT_FAILED) from None
-    click.echo(format_json(columns, rows) if fmt == "json" else format_table(columns, rows))
+    if fmt == "json":
+        click.echo(format_json(columns, rows))
+    elif not stdout_is_terminal():
+        click.echo(tab_separated(columns, [[_cell(value) for value in row] for row in rows]))
+    else:
+        table = format_table(columns, rows)
+        click.echo(table.rsplit("\n", 1)[0] if quiet else table)
+
+
+def _list_examples(queries) -> None:
+    """The example queries: a table on a terminal, tab-separated lines in a pipe (as in sparql)."""
+    rows = [(q.name, ", ".join(f"${name}" for name in q.params) or "-", q.question) for q in queries]
+    if not stdout_is_terminal():
+        click.echo(tab_separated(["name", "parameters", "question"], rows))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(show_edge=False, header_style="bold")
+    table.add_column("name", no_wrap=True)
+    table.add_column("parameters")
+    table.add_column("question")
+    for row in rows:
+        table.add_row(*row)
+    Console().print(table)

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
+from kg.cli.common import (
+    EXIT_FAILED, EXIT_OK, err, require_complete_build, stdout_is_terminal, tab_separated,
+)
 
 FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
 
@@ -22,20 +24,22 @@ FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
 @click.option("--list-examples", is_flag=True, help="List the shipped example queries and exit.")
 @click.option("--show-query", is_flag=True, help="Print the query text instead of running it.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
-              help="table; SPARQL results as json, csv, tsv, xml (SELECT, ASK); "
-                   "turtle, ntriples (CONSTRUCT, DESCRIBE).")
+              help="table (in a pipe: tab-separated, one line per row); SPARQL results as json, csv, "
+                   "tsv, xml (SELECT, ASK); turtle, ntriples (CONSTRUCT, DESCRIBE).")
 @click.option("--cache/--no-cache", default=None,
               help="Keep an on-disk store in GRAPH/.oxigraph for fast repeated queries "
                    "(default: only for graph files of 8 MiB or more).")
 @click.option("--allow-service", is_flag=True,
               help="Allow SERVICE clauses (they make HTTP requests to other servers).")
+@click.option("--quiet", "-q", is_flag=True, help="Only the rows: no row count.")
 def sparql(graph, query_text, query_file, example, list_examples, show_query, fmt, cache,
-           allow_service):
+           allow_service, quiet):
     """Run a SPARQL query on GRAPH (a `kg build` output directory, or a .ttl/.nt file).
 
     The query is QUERY, or the contents of --file, or a shipped --example.
-    Updates are refused. The vocabulary is in ontology/README.md
-    (prefix kgo: <https://w3id.org/kg/ontology#>).
+    Updates are refused. The vocabulary is in ontology/README.md; kg's prefixes
+    (kgo:, rdf:, rdfs:, dcterms:, prov:, skos:, entity:, paper: ...) are declared for
+    every query.
 
     \b
     Examples:
@@ -60,7 +64,10 @@ def sparql(graph, query_text, query_file, example, list_examples, show_query, fm
         except KeyError as error:
             raise click.BadParameter(error.args[0], param_hint="--example") from None
     elif query_file is not None:
-        text = query_file.read_text(encoding="utf-8")
+        try:
+            text = query_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise click.BadParameter(f"cannot read {query_file}: {error}", param_hint="--file") from None
     else:
         text = query_text
     if show_query:
@@ -76,10 +83,13 @@ def sparql(graph, query_text, query_file, example, list_examples, show_query, fm
             from rich.console import Console
 
             result = sp.query(store, text, allow_service=allow_service)
+            if not stdout_is_terminal():
+                click.echo(tab_separated(*sp.table_cells(result)))
+                sys.exit(EXIT_OK)
             console = Console()
             caption = f"{len(result)} row{'s' if len(result) != 1 else ''}" if result.form != "ASK" else None
             table = sp.format_table(result)
-            table.caption = caption
+            table.caption = None if quiet else caption
             console.print(table)
         else:
             out = sys.stdout.buffer
@@ -94,6 +104,10 @@ def sparql(graph, query_text, query_file, example, list_examples, show_query, fm
 
 
 def _list_examples(sp) -> None:
+    if not stdout_is_terminal():
+        rows = [(e.name, e.form, e.question) for e in sp.examples()]
+        click.echo(tab_separated(["name", "form", "question"], rows))
+        return
     from rich.console import Console
     from rich.table import Table
 

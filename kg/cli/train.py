@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from kg.cli.common import input_errors
+
 CORPORA = ("scierc", "tdmsci", "openreview")
 #: The corpus a config trains on, read off its file name.
 _CORPUS_OF_CONFIG = {"scierc": "scierc", "tdmsci": "tdmsci", "entities": "openreview"}
@@ -54,6 +56,8 @@ _CORPUS_OF_CONFIG = {"scierc": "scierc", "tdmsci": "tdmsci", "entities": "openre
     help="Copy OUTPUT/model-best into kg/extract/models/NAME (the shipped pipeline).",
 )
 @click.pass_context
+@input_errors("CONFIG must be a spaCy training config (configs/*.cfg) and the corpus folder hold its files; "
+              "extra options override the config as in spacy train (--training.max_epochs 2)")
 def train(ctx, config, output, corpus, data_dir, gold, folds, ship_as):
     """Train the pipeline of CONFIG on a corpus's train split (dev for model selection).
 
@@ -114,6 +118,8 @@ LINEAR = ("entities", "proposals", "relations", "results")
               show_default=True, help="Folder for the trained models (<what>.npz).")
 @click.option("--c", "c", type=float, default=1.0, show_default=True, help="Inverse regularisation strength.")
 @click.option("--ship", is_flag=True, help="Copy the models into kg/extract/models (what kg build loads).")
+@input_errors("--gold must be the annotation (JSON Lines, as tests/data/openreview_gold/train.jsonl), --data a "
+              "folder of the annotated abstracts and --learned-spans the JSON of kg train --folds")
 def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
     """Train kg's learned decisions on annotated abstracts: which names are entities and of
     which type (entities), what a paper proposes (proposals), how entities relate (relations),

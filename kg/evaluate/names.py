@@ -56,6 +56,8 @@ def _paper_keys(record: dict) -> list[str]:
 
 def _paper_key(record: dict) -> str:
     keys = _paper_keys(record)
+    if not keys:
+        raise ValueError(f"a gold paper has no id, title or source to match it by: {str(record)[:80]}")
     return next((k.split(":", 1)[1] for k in keys if k.startswith("at:")), keys[0].split(":", 1)[1])
 
 

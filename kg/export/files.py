@@ -27,6 +27,7 @@ from kg.types import PaperRecord
 
 __all__ = [
     "atomic_open",
+    "iter_graphml",
     "process_dir",
     "read_graph",
     "to_graphml_graph",
@@ -131,8 +132,15 @@ def write_node_link(graph: nx.MultiDiGraph, path: str | Path) -> None:
 
 
 def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out;
-    ids and strings lose the characters XML cannot hold (:func:`xml_text`)."""
+    """The graph as GraphML holds it, and as Gephi, yEd and Cytoscape show it.
+
+    * a node's ``label`` is its display name (Gephi labels nodes by the ``label`` key) and
+      ``type`` its type (our ``label``); ``name`` is not repeated;
+    * every edge has an ``id`` of its own (``e0``, ``e1`` ... in sorted order): Gephi keeps only
+      the first edge of each id;
+    * lists and dicts become JSON strings and ``None`` values are left out; ids and strings lose
+      the characters XML cannot hold (:func:`xml_text`).
+    """
 
     def scalar(attrs: dict) -> dict:
         out = {}
@@ -144,15 +152,102 @@ def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
     out = nx.MultiDiGraph()
     for node, attrs in sorted(graph.nodes(data=True), key=lambda n: n[0]):
-        out.add_node(xml_text(node), **scalar(attrs))
-    for u, v, k, attrs in sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3]):
-        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **scalar(attrs))
+        attrs = dict(attrs)
+        kind, name = attrs.pop("label", None), attrs.pop("name", None)
+        out.add_node(xml_text(node), **scalar({"label": name if name is not None else node, "type": kind, **attrs}))
+    edges = sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3])
+    for number, (u, v, k, attrs) in enumerate(edges):
+        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **scalar({**attrs, "id": f"e{number}"}))
     return out
 
 
+#: GraphML ``attr.type`` of a Python value (``bool`` before ``int``: a bool is an int).
+_GRAPHML_TYPES = ((bool, "boolean"), (int, "long"), (float, "double"), (str, "string"))
+
+
+def _graphml_type(values: Iterable[Any]) -> str:
+    """One GraphML type for all values of an attribute; ``string`` when they differ."""
+    kinds = {next(name for kind, name in _GRAPHML_TYPES if isinstance(v, kind)) for v in values}
+    return kinds.pop() if len(kinds) == 1 else "string"
+
+
+def _graphml_value(value: Any) -> str:
+    """The text of a ``<data>`` element: XML-escaped, and ``\\r`` as ``&#13;``, which a parser
+    would otherwise read as a line feed."""
+    from xml.sax.saxutils import escape
+
+    text = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return escape(text, {"\r": "&#13;"})
+
+
+def iter_graphml(graph: nx.MultiDiGraph) -> Iterator[str]:
+    """The lines of the GraphML file of ``graph`` (see :func:`to_graphml_graph`).
+
+    Key ids are ``node_<name>`` and ``edge_<name>``, never the ``d0``, ``d1`` ... that
+    Gephi reads by position (it takes the node key ``d3`` and the edge key ``d7`` as labels,
+    yEd's defaults), and edge ids are unique.
+
+    >>> g = nx.MultiDiGraph()
+    >>> g.add_node("entity:a", label="Method", name="A & B")
+    >>> _ = g.add_edge("entity:a", "entity:a", key="USES", type="USES", support=2)
+    >>> print("".join(iter_graphml(g)), end="")  # doctest: +ELLIPSIS
+    <?xml version="1.0" encoding="UTF-8"?>
+    <graphml ...>
+      <key id="node_label" for="node" attr.name="label" attr.type="string"/>
+      <key id="node_type" for="node" attr.name="type" attr.type="string"/>
+      <key id="edge_type" for="edge" attr.name="type" attr.type="string"/>
+      <key id="edge_support" for="edge" attr.name="support" attr.type="long"/>
+      <graph id="G" edgedefault="directed">
+        <node id="entity:a">
+          <data key="node_label">A &amp; B</data>
+          <data key="node_type">Method</data>
+        </node>
+        <edge id="e0" source="entity:a" target="entity:a">
+          <data key="edge_type">USES</data>
+          <data key="edge_support">2</data>
+        </edge>
+      </graph>
+    </graphml>
+    """
+    from xml.sax.saxutils import quoteattr
+
+    simple = to_graphml_graph(graph)
+    node_values: dict[str, list] = {}
+    for _, attrs in simple.nodes(data=True):
+        for key, value in attrs.items():
+            node_values.setdefault(key, []).append(value)
+    edge_values: dict[str, list] = {}
+    for _, _, attrs in simple.edges(data=True):
+        for key, value in attrs.items():
+            if key != "id":
+                edge_values.setdefault(key, []).append(value)
+    yield '<?xml version="1.0" encoding="UTF-8"?>\n'
+    yield ('<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+           'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+           'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+           'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+    for scope, values in (("node", node_values), ("edge", edge_values)):
+        for key, seen in values.items():
+            yield (f'  <key id={quoteattr(f"{scope}_{key}")} for="{scope}" attr.name={quoteattr(key)} '
+                   f'attr.type="{_graphml_type(seen)}"/>\n')
+    yield '  <graph id="G" edgedefault="directed">\n'
+    for node, attrs in simple.nodes(data=True):
+        yield f"    <node id={quoteattr(node)}>\n"
+        for key, value in attrs.items():
+            yield f'      <data key={quoteattr("node_" + key)}>{_graphml_value(value)}</data>\n'
+        yield "    </node>\n"
+    for u, v, attrs in simple.edges(data=True):
+        yield f"    <edge id={quoteattr(attrs['id'])} source={quoteattr(u)} target={quoteattr(v)}>\n"
+        for key, value in attrs.items():
+            if key != "id":
+                yield f'      <data key={quoteattr("edge_" + key)}>{_graphml_value(value)}</data>\n'
+        yield "    </edge>\n"
+    yield "  </graph>\n</graphml>\n"
+
+
 def write_graphml(graph: nx.MultiDiGraph, path: str | Path) -> None:
-    with atomic_open(path, "wb") as handle:
-        nx.write_graphml(to_graphml_graph(graph), handle, encoding="utf-8")
+    with atomic_open(path) as handle:
+        handle.writelines(iter_graphml(graph))
 
 
 def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:

@@ -6,7 +6,8 @@ record it could not read, so nothing is dropped silently. Abstracts are stored
 exactly as in the input: later stages keep character offsets into them.
 
 Formats: abstract lists (``.txt``/``.md``, a header line naming venue and year,
-then one abstract per paragraph), JSON Lines, JSON, CSV/TSV and BibTeX.
+then one abstract per paragraph), JSON Lines, JSON, CSV/TSV and BibTeX; the field
+names each accepts are in ``docs/inputs.md``.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ from kg.ingest.read import (
     EXTENSIONS,
     FORMATS,
     InputError,
+    InputFile,
+    content_format,
     detect_format,
     expand_inputs,
     read_file,
     read_papers,
+    scan_inputs,
 )
 from kg.ingest.textlist import parse_list_header, read_text_list
 
@@ -30,6 +34,8 @@ __all__ = [
     "EXTENSIONS",
     "FORMATS",
     "InputError",
+    "InputFile",
+    "content_format",
     "detect_format",
     "expand_inputs",
     "paper_from_record",
@@ -41,4 +47,5 @@ __all__ = [
     "read_json_lines",
     "read_papers",
     "read_text_list",
+    "scan_inputs",
 ]

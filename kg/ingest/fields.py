@@ -31,6 +31,7 @@ from kg.types import Paper, ReadIssue, Source
 
 __all__ = [
     "ALIASES",
+    "NO_ABSTRACT",
     "find_arxiv_id",
     "find_doi",
     "normalize_key",
@@ -55,6 +56,9 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "arxiv_id": ("arxiv_id", "arxiv", "eprint", "arxivid"),
     "code": ("code_url", "code", "code_urls", "repo", "repository", "github", "code_link"),
 }
+
+#: The reason a record without any abstract field is skipped: it names the fields kg reads.
+NO_ABSTRACT = f"no abstract (no field {', '.join(ALIASES['abstract'])}; see docs/inputs.md)"
 
 _KEY_SEPARATORS = re.compile(r"[\s\-.]+")
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
@@ -279,7 +283,7 @@ def paper_from_record(record: Mapping[str, Any], source: Source) -> Paper | Read
     if abstract is None:
         present = [fields[alias] for alias in ALIASES["abstract"] if alias in fields]
         if not present or present[0] is None:
-            return ReadIssue(source, "no abstract")
+            return ReadIssue(source, NO_ABSTRACT)
         if present[0] == "":
             return ReadIssue(source, "empty abstract")
         return ReadIssue(source, "abstract is only whitespace")

@@ -42,6 +42,7 @@ FalkorDB's Cypher differs from Neo4j's in places: no ``=~``, ``exists()``,
 from __future__ import annotations
 
 import io
+import re
 import json
 import math
 import time
@@ -68,6 +69,7 @@ from kg.query.falkordb_server import FalkorDBError, FalkorDBServer
 __all__ = [
     "GRAPH_NAME",
     "CypherError",
+    "query_parameters",
     "CypherSession",
     "format_json",
     "format_table",
@@ -248,6 +250,26 @@ def run_cypher(
     """Start the embedded engine, load the graph, run ``query``, stop; returns ``(columns, rows)``."""
     with CypherSession(graph_or_builddir, timeout_ms=timeout_ms) as session:
         return session.run(query, params, read_only=read_only)
+
+
+_STRING_OR_COMMENT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|//[^\n]*|/\*.*?\*/", re.DOTALL)
+_PARAMETER = re.compile(r"\$(?:([A-Za-z_][A-Za-z0-9_]*)|`([^`]+)`|([0-9]+))")
+
+
+def query_parameters(cypher: str) -> list[str]:
+    """The ``$parameters`` a Cypher query uses, in order, each once (not those inside strings or
+    comments).
+
+    >>> query_parameters("MATCH (m) WHERE m.name = $name AND m.x <> '$not' RETURN $name, $`odd one`")
+    ['name', 'odd one']
+    """
+    text = _STRING_OR_COMMENT.sub(" ", cypher)
+    names: list[str] = []
+    for match in _PARAMETER.finditer(text):
+        name = next(group for group in match.groups() if group is not None)
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def _cell(value: Any) -> str:

@@ -274,21 +274,28 @@ def _refuse_service_in_parse_tree(text: str) -> None:
 # ------------------------------------------------------------------- loading
 
 
+#: The RDF files kg reads, by extension (Oxigraph alone would take a .txt as N-Triples).
+RDF_FILES = {".ttl": ox.RdfFormat.TURTLE, ".nt": ox.RdfFormat.N_TRIPLES}
+
+
 def graph_file(path: str | os.PathLike[str]) -> Path:
-    """The RDF file to load: ``path`` itself, or ``path/graph.ttl`` for a build directory."""
+    """The RDF file to load: ``path`` itself (``.ttl`` or ``.nt``), or ``path/graph.ttl`` for a
+    build directory. Raises FileNotFoundError naming what to do when there is none."""
     path = Path(path)
     target = path / GRAPH_FILE if path.is_dir() else path
     if not target.is_file():
         hint = f" (run `kg build ... -o {path}` first)" if path.is_dir() else ""
         raise FileNotFoundError(f"no RDF graph at {target}{hint}")
+    if target.suffix.lower() not in RDF_FILES:
+        raise FileNotFoundError(
+            f"{target} is not an RDF file kg reads ({', '.join(RDF_FILES)}); give a `kg build` "
+            "output directory or its graph.ttl"
+        )
     return target
 
 
 def _rdf_format(path: Path) -> ox.RdfFormat:
-    fmt = ox.RdfFormat.from_extension(path.suffix.lstrip(".") or "ttl")
-    if fmt is None:
-        raise SparqlError(f"unknown RDF file extension: {path.name} (use .ttl or .nt)")
-    return fmt
+    return RDF_FILES[path.suffix.lower()]
 
 
 def store_dir(path: str | os.PathLike[str], version: str = ox.__version__) -> Path:
@@ -458,13 +465,47 @@ class QueryResult:
 
 
 def _execute(store: ox.Store, text: str, allow_service: bool):
+    """Check and run a query; kg's prefixes (``kgo:``, ``rdfs:``, ``dcterms:``, ``entity:`` ...,
+    see :data:`PREDECLARED`) are declared for it, and the query's own PREFIX lines win."""
     form = check_query(text, allow_service=allow_service)
     try:
-        return form, store.query(text)
+        return form, store.query(text, prefixes=_prefixes())
     except SyntaxError as error:
-        raise SparqlError(f"syntax error: {error}") from error
+        raise SparqlError(syntax_message(text, str(error))) from None
     except (OSError, RuntimeError) as error:
         raise SparqlError(str(error)) from error
+
+
+_ERROR_AT = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
+_PREFIXED = re.compile(r"([A-Za-z][\w.\-]*)?:[\w.\-]*$")
+
+
+def syntax_message(text: str, message: str) -> str:
+    """Oxigraph's syntax error as one readable line: where, what was there, what was expected
+    (without its lists of Unicode ranges), and for an unknown prefix, how to declare it.
+
+    >>> syntax_message("SELECT * { ?s a foo:Bar }", "error at 1:24: expected one of Prefix not found, ['%']")
+    "unknown prefix 'foo:' at line 1, column 24: declare it (PREFIX foo: <http://...>); kg declares kgo:, rdf:, rdfs:, ..."
+    >>> syntax_message("SELEC ?x", "error at 1:10: expected CONSTRUCT")
+    "syntax error at line 1, column 10 near 'SELEC ?x': expected CONSTRUCT"
+    """
+    match = _ERROR_AT.match(message.strip())
+    if not match:
+        return "syntax error: " + " ".join(message.split())[:300]
+    line, column, detail = int(match.group(1)), int(match.group(2)), match.group(3)
+    lines = text.splitlines() or [""]
+    before = lines[min(line, len(lines)) - 1][: max(column - 1, 0)]
+    if "Prefix not found" in detail:
+        prefix = _PREFIXED.search(before.rstrip())
+        name = f"{prefix.group(1) or ''}:" if prefix else "a prefix"
+        known = ", ".join(f"{p}:" for p in list(_prefixes())[:3])
+        return (f"unknown prefix {name!r} at line {line}, column {column}: declare it "
+                f"(PREFIX {name} <http://...>); kg declares {known}, ...")
+    expected = re.findall(r'"[^"]*"|\[[^\]]*\]|\w[\w ]*', detail.removeprefix("expected one of").removeprefix("expected"))
+    readable = [item for item in expected if "\\u{" not in item and "..=" not in item]
+    near = before[-30:].strip() or lines[min(line, len(lines)) - 1][:30]
+    return (f"syntax error at line {line}, column {column} near {near!r}: expected "
+            + (", ".join(readable)[:200] or "something else"))
 
 
 def query(store: ox.Store, text: str, *, allow_service: bool = False) -> QueryResult:
@@ -601,6 +642,14 @@ def _cell(term: Term | None, prefixes: dict[str, str]) -> str:
     if isinstance(term, ox.Literal):
         return term.value
     return str(term)
+
+
+def table_cells(result: QueryResult) -> tuple[list[str], list[list[str]]]:
+    """The header and the cells of :func:`format_table`, as plain strings (for a pipe)."""
+    if result.form == "ASK":
+        return ["answer"], [["yes" if result.boolean else "no"]]
+    prefixes = _prefixes()
+    return list(result.variables), [[_cell(term, prefixes) for term in row] for row in result.rows]
 
 
 def format_table(result: QueryResult, *, max_width: int | None = 80, title: str | None = None):

@@ -82,3 +82,31 @@ def test_spreadsheet_csv_cells_never_run_as_formulas(tmp_path):
     assert back[2] == ["'+1+1", "'@SUM(A1)", "'-2+3"]
     assert back[3] == ["'\t=1", "GPT-4o", "a=b"]
     assert all(not cell.startswith(("=", "+", "@", "\t", "\r")) for row in back for cell in row)
+
+
+def test_vosviewer_labels_with_commas_or_semicolons_are_quoted_as_its_format_requires(tmp_path):
+    from consumers import vosviewer_problems
+
+    network = nx.Graph()
+    names = ["Llama 2, 70B", "A; B", 'the "best" model', "GPT-4o"]
+    for number, name in enumerate(names):
+        network.add_node(f"entity:{number}", name=name, community=number + 1, paper_count=1)
+    network.add_edge("entity:0", "entity:1", weight=2)
+    network.add_edge("entity:2", "entity:3", weight=1)
+    write_vosviewer(network, tmp_path / "map.txt", tmp_path / "network.txt")
+    assert vosviewer_problems(tmp_path / "map.txt", tmp_path / "network.txt") == []
+    lines = (tmp_path / "map.txt").read_text("utf-8").splitlines()
+    assert lines[1].split("\t")[1] == '"Llama 2, 70B"' and lines[4].split("\t")[1] == "GPT-4o"
+    items, _ = read_vosviewer(tmp_path / "map.txt", tmp_path / "network.txt")
+    assert [item["label"] for item in items] == names
+
+
+def test_vosviewer_clusters_stay_within_its_range_and_empty_maps_are_not_written(tmp_path):
+    network = nx.Graph()
+    network.add_edge("a", "b", weight=1)
+    network.nodes["a"]["community"] = 1200
+    write_vosviewer(network, tmp_path / "map.txt", tmp_path / "network.txt")
+    clusters = [line.split("\t")[4] for line in (tmp_path / "map.txt").read_text("utf-8").splitlines()[1:]]
+    assert clusters == ["1000", "1000"]
+    assert write_vosviewer(nx.Graph(), tmp_path / "empty_map.txt", tmp_path / "empty_network.txt") == {}
+    assert not (tmp_path / "empty_map.txt").exists() and not (tmp_path / "empty_network.txt").exists()

@@ -51,6 +51,20 @@ def test_research_map_of_an_empty_graph(tmp_path):
     result = research_map(nx.MultiDiGraph(), tmp_path)
     assert result.papers == 0 and result.communities == []
     assert "No entities in this graph." in (tmp_path / "report.md").read_text()
+    assert list((tmp_path / "vosviewer").iterdir()) == []  # VOSviewer cannot open a map of 0 items
+    assert "vosviewer/" not in (tmp_path / "report.md").read_text()
+
+
+def test_map_tables_neutralise_cells_a_spreadsheet_would_run(graph_factory, tmp_path):
+    import csv
+
+    formula = '=HYPERLINK("http://evil.example", "x")'
+    graph = graph_factory([{"id": f"paper:{i}", "abstract": f"We use {formula} and MNIST.", "year": 2024,
+                            "entities": [(formula, "Method"), ("MNIST", "Dataset")]} for i in range(3)])
+    research_map(graph, tmp_path, overview=False)
+    with open(tmp_path / "top_entities.csv", newline="", encoding="utf-8") as handle:
+        cells = {cell for row in csv.reader(handle) for cell in row}
+    assert "'" + formula in cells and formula not in cells
 
 
 def test_a_given_title_names_the_report_the_figures_and_the_term_map(field_graph, tmp_path):

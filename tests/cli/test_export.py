@@ -66,7 +66,7 @@ def _one_line_error(result) -> str:
 
 def test_export_neo4j_twice_from_two_processes_changes_nothing(small_build, neo4j_server, neo4j_driver):
     out, graph = small_build
-    args = ["export", "neo4j", str(out), "--uri", neo4j_server.uri, "--user", "neo4j", "-q"]
+    args = ["export", "neo4j", str(out), "--uri", neo4j_server.uri, "--user", "neo4j"]
     first = _kg(*args, password=neo4j_server.password)
     assert first.returncode == 0, first.stderr
     nodes, rels = graph.number_of_nodes(), graph.number_of_edges()

@@ -56,9 +56,9 @@ def test_graphml_with_control_characters_is_well_formed_and_reads_back(tmp_path)
     write_graphml(g, path)
     ET.parse(path)  # well-formed XML
     back = nx.read_graphml(path, force_multigraph=True)
-    assert back.nodes["paper:1"]["name"] == "Pagebreak and bell"
+    assert back.nodes["paper:1"]["label"] == "Pagebreak and bell"  # the display name, for Gephi
     assert back.nodes["paper:1"]["abstract"] == "tab\tnew\nline"  # allowed characters stay
-    assert back.nodes["entity:x"]["name"] == "X"
+    assert back.nodes["entity:x"]["label"] == "X"
     assert [(u, v) for u, v in back.edges()] == [("paper:1", "entity:x")]
 
 

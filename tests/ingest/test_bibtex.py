@@ -4,6 +4,7 @@ import pytest
 
 from kg.ids import paper_id
 from kg.ingest.bibtex import read_bibtex, split_bibtex_authors, strip_braces
+from kg.ingest.fields import NO_ABSTRACT
 from kg.types import Paper, ReadIssue
 
 from .conftest import Write
@@ -100,7 +101,7 @@ def test_missing_abstract_and_broken_entries_give_issues_in_place(write: Write) 
         ("Paper", 4, 12),
     ]
     issues = [i for i in items if isinstance(i, ReadIssue)]
-    assert issues[0].reason == "entry 'noabs': no abstract"
+    assert issues[0].reason == f"entry 'noabs': {NO_ABSTRACT}"
     assert issues[1].reason == "entry 'blank': abstract is only whitespace"
     assert issues[2].reason.startswith("unparsable BibTeX")
 

@@ -4,6 +4,7 @@ import pytest
 
 from kg.ids import paper_id
 from kg.ingest.csv import read_csv, sniff_delimiter
+from kg.ingest.fields import NO_ABSTRACT
 from kg.types import Paper, ReadIssue
 
 from .conftest import Write
@@ -92,8 +93,8 @@ def test_bad_rows_give_issues_naming_their_line(write: Write) -> None:
 def test_missing_abstract_column_gives_an_issue_per_row(write: Write) -> None:
     items = list(read_csv(write("a.csv", "title,year\nA,2020\nB,2021\n")))
     assert [(i.reason, i.source.line) for i in items if isinstance(i, ReadIssue)] == [
-        ("no abstract", 2),
-        ("no abstract", 3),
+        (NO_ABSTRACT, 2),
+        (NO_ABSTRACT, 3),
     ]
 
 

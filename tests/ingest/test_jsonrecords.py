@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from kg.ids import paper_id
-from kg.ingest.fields import find_arxiv_id, find_doi, parse_year, split_authors, split_urls
+from kg.ingest.fields import NO_ABSTRACT, find_arxiv_id, find_doi, parse_year, split_authors, split_urls
 from kg.ingest.jsonrecords import read_json, read_json_lines
 from kg.types import Paper, ReadIssue, Source
 
@@ -209,7 +209,7 @@ def test_bad_lines_give_issues_in_place_with_line_numbers(write: Write) -> None:
     ]
     reasons = [i.reason for i in items if isinstance(i, ReadIssue)]
     assert reasons[0].startswith("invalid JSON")
-    assert reasons[1] == "no abstract"
+    assert reasons[1] == NO_ABSTRACT
     assert reasons[2] == "abstract is only whitespace"
     assert reasons[3] == "empty abstract"
     assert "list" in reasons[4]

@@ -19,8 +19,9 @@ from kg.ingest import (
     expand_inputs,
     read_file,
     read_papers,
+    scan_inputs,
 )
-from kg.types import Paper, ReadIssue
+from kg.types import FileNote, Paper, ReadIssue
 
 from .conftest import Write
 
@@ -85,7 +86,50 @@ def test_directories_are_recursive_sorted_and_skip_hidden_and_unknown(
     ]:
         write(name, "x")
     found = [p.relative_to(tmp_path).as_posix() for p in expand_inputs(tmp_path)]
-    assert found == ["Z.MD", "a.jsonl", "b.txt", "sub/c.csv", "sub/deeper/d.bib"]
+    assert found == ["a.jsonl", "b.txt", "sub/c.csv", "sub/deeper/d.bib"]
+
+
+def test_a_directory_walk_accounts_for_every_file_it_does_not_read(write: Write, tmp_path: Path) -> None:
+    for name in ["a.txt", "notes.pdf", "data.bin", "README", "LICENSE.txt", "SOURCE.md", "Z.MD", ".hidden.txt",
+                 ".git/e.txt"]:
+        write(name, "ICLR 2025 Papers\n\nWe propose Zorbnet.\n")
+    scanned = {entry.path.relative_to(tmp_path).as_posix(): entry.ignored for entry in scan_inputs(tmp_path)}
+    assert scanned.pop("a.txt") is None
+    assert set(scanned) == {"notes.pdf", "data.bin", "README", "LICENSE.txt", "SOURCE.md", "Z.MD", ".hidden.txt",
+                            ".git"}
+    for name in ("README", "LICENSE.txt", "SOURCE.md", "Z.MD"):
+        assert scanned[name].startswith("documentation or notes")
+    assert scanned["data.bin"].startswith("extension .bin: not an input format")
+    assert scanned[".git"] == "hidden directory: not searched"
+    notes = [item for item in read_papers(tmp_path) if isinstance(item, FileNote)]
+    assert {Path(n.path).name for n in notes} == {"notes.pdf", "data.bin", "README", "LICENSE.txt", "SOURCE.md",
+                                                   "Z.MD", ".hidden.txt", ".git"}
+    assert {n.outcome for n in notes} == {"ignored"}
+    assert abstracts(read_papers(tmp_path / "SOURCE.md")) == ["We propose Zorbnet."]  # named: read
+
+
+@pytest.mark.parametrize(
+    ("content", "fmt"),
+    [
+        ('{"abstract": "One."}\n{"abstract": "Two."}\n', "jsonl"),
+        ('[\n  {"abstract": "One."},\n  {"abstract": "Two."}\n]\n', "json"),
+        ("@article{k, abstract={One.}}\n@article{l, abstract={Two.}}\n", "bibtex"),
+        ("title,abstract\nA,One.\nB,Two.\n", "csv"),
+    ],
+)
+def test_content_beats_a_text_extension(write: Write, content: str, fmt: str) -> None:
+    path = write("records.txt", content)
+    items = list(read_papers(path))
+    assert abstracts(items) == ["One.", "Two."]
+    assert isinstance(items[0], FileNote) and items[0].outcome == "read" and f"read as {fmt}" in items[0].reason
+    assert abstracts(read_papers(path, fmt="text")) == [content.strip()]  # --format still decides
+
+
+@pytest.mark.parametrize("header", ["[ICLR 2025] accepted papers", "{ICLR 2025} papers", "ICLR, 2025, papers"])
+def test_text_lists_that_start_like_records_stay_text_lists(write: Write, header: str) -> None:
+    path = write("list.txt", f"{header}\n\nWe propose Zorbnet.\n")
+    assert detect_format(path) == "text"
+    assert abstracts(read_papers(path)) == ["We propose Zorbnet."]
 
 
 def test_globs_expand_in_order_and_recursively(write: Write, tmp_path: Path) -> None:
@@ -161,7 +205,7 @@ def test_format_from_extension(write: Write, suffix: str, fmt: str) -> None:
     ("content", "fmt"),
     [
         (TEXT_LIST, "text"),
-        ('{"abstract": "A."}\n{"abstract": "B."}\n', "json"),
+        ('{"abstract": "A."}\n{"abstract": "B."}\n', "jsonl"),
         ('\ufeff  [{"abstract": "A."}]', "json"),
         ("% comment\n\n@article{k, abstract={A.}}\n", "bibtex"),
         ("title,abstract\nT,A.\n", "csv"),
@@ -192,9 +236,9 @@ def test_sniffed_formats_are_read(write: Write) -> None:
 
 @pytest.mark.parametrize("fmt", ["jsonl", "ndjson"])
 def test_format_override(write: Write, fmt: str) -> None:
-    path = write("records.txt", '{"abstract": "One."}\n{"abstract": "Two."}\n')
+    path = write("records.dat", 'ICLR 2025\n\n{"abstract": "One."}\n{"abstract": "Two."}\n')
     assert abstracts(read_papers(path)) == ['{"abstract": "One."}\n{"abstract": "Two."}']
-    assert abstracts(read_papers(path, fmt=fmt)) == ["One.", "Two."]
+    assert abstracts(read_papers(path, fmt=fmt))[-2:] == ["One.", "Two."]
     assert abstracts(read_file(path, fmt=fmt)) == ["One.", "Two."]
 
 
@@ -253,3 +297,21 @@ def test_reading_is_lazy_and_a_vanished_file_is_an_issue(write: Write) -> None:
     rest = list(stream)
     assert isinstance(rest[0], Paper)
     assert isinstance(rest[1], ReadIssue) and rest[1].reason.startswith("cannot read file")
+
+
+def test_docs_inputs_lists_every_field_name_kg_reads() -> None:
+    """docs/inputs.md is where users find the field names: it names every alias of
+    kg.ingest.fields.ALIASES and every documentation rule of the directory walk."""
+    from kg.ingest.fields import ALIASES
+    from kg.ingest.read import DOC_STEMS, DOC_SUFFIXES
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "inputs.md").read_text("utf-8")
+    for names in ALIASES.values():
+        for name in names:
+            assert f"`{name}`" in text, name
+    for suffix in DOC_SUFFIXES:
+        assert f"`*{suffix}`" in text, suffix
+    for stem in DOC_STEMS:
+        assert f"`{stem.upper()}*`" in text, stem
+    for suffix in EXTENSIONS:
+        assert f"`{suffix}`" in text, suffix

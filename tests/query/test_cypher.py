@@ -12,6 +12,7 @@ from pathlib import Path
 import networkx as nx
 import pytest
 from neo4j import time as neo4j_time
+from sparql_helpers import ICML2024
 
 from kg.query.cypher import CypherError, format_json, format_table, read_graph
 from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query, queries_script
@@ -480,9 +481,6 @@ def test_examples_answer_the_same_on_neo4j_and_embedded_for_the_example_build(
     compared = compare_examples_on_both_engines(read_graph(build_dir), neo4j_driver)
     assert sum(compared.values()) > 100
     assert sum(1 for rows in compared.values() if rows) >= 10, compared
-
-
-from field_helpers import ICML2024  # noqa: E402  (the icml2024_build fixture is in tests/conftest.py)
 
 
 @needs_falkordb
