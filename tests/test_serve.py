@@ -667,6 +667,7 @@ def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
         baseline = rss_bytes(server.oxigraph.process.pid)
         others = set(fixtures.children(os.getpid())) - {server.oxigraph.process.pid}  # other tests' servers
         peaks: dict[int, int] = {}
+        names: dict[int, bytes] = {}  # what each process is, for the failure message
         stop = threading.Event()
 
         def ours():
@@ -677,6 +678,7 @@ def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
                 for pid in ours():
                     with contextlib.suppress(ValueError, OSError):
                         peaks[pid] = max(peaks.get(pid, 0), fixtures.rss_kib(pid) * 1024)
+                        names.setdefault(pid, Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")[:200])
                 time.sleep(0.02)
 
         watcher = threading.Thread(target=watch)
@@ -690,7 +692,7 @@ def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
         finally:
             stop.set()
             watcher.join()
-        assert max(peaks.values()) <= limit
+        assert max(peaks.values()) <= limit, {pid: (peaks[pid], names.get(pid)) for pid in peaks}
         assert rss_bytes(server.oxigraph.process.pid) < baseline + 64 * 1024 * 1024  # given back
         assert [pid for pid in ours() if not _gone(pid)] == [server.oxigraph.process.pid]
 
