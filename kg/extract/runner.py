@@ -317,7 +317,9 @@ def _dask(papers, config, workers, batch_size, scheduler, cache, shard, record_t
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError as error:  # pragma: no cover - depends on the optional extra
-        raise RuntimeError("the dask engine needs the optional extra: pip install 'kg[dask]'") from error
+        from kg.extras import install_hint
+
+        raise ModuleNotFoundError(f"the dask engine needs dask: {install_hint('dask')}", name=error.name) from error
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=max(workers, 1), threads_per_worker=1, processes=True,

@@ -6,7 +6,7 @@ The annotations are gold files in the shape of ``tests/data/openreview_gold``
 are the candidates the components will really see at run time; a candidate
 is labelled by matching entity names to the gold (:func:`kg.ids.name_key`).
 scikit-learn fits a multinomial logistic regression (``pip install
-'kg[train]'``); only its weights are kept.
+'research-kg[train]'``); only its weights are kept.
 """
 
 from __future__ import annotations
@@ -93,8 +93,10 @@ def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int
         from scipy.sparse import csr_matrix
         from sklearn.linear_model import LogisticRegression
     except ImportError as error:
-        raise RuntimeError(
-            "kg train-linear needs scikit-learn: pip install 'kg[train]'") from error
+        from kg.extras import install_hint
+
+        raise ModuleNotFoundError(f"kg train-linear needs scikit-learn: {install_hint('train')}",
+                                  name=error.name) from error
 
     counts: dict[str, int] = {}
     for features, _ in examples:
