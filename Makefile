@@ -26,8 +26,9 @@ system-deps:
 neo4j: $(VENV)/.installed system-deps
 	$(BIN)/python tests/neo4j_server install
 
-## Run the whole test suite (installs everything first).
+## Run the linter and the whole test suite (installs everything first).
 test: $(VENV)/.installed system-deps neo4j
+	$(BIN)/ruff check kg tests scripts benchmarks
 	$(BIN)/pytest
 
 ## The wheel under 10 MB; a fresh venv with no extras builds the examples (CI).

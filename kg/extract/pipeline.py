@@ -182,7 +182,7 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
         start, end = clean.raw_span(found["start"], found["end"])
         sentence_start, sentence_end = clean.raw_span(*found["sentence"])
 
-        def entity(key: str) -> int | None:
+        def entity(key: str, found: dict = found) -> int | None:
             return index_of_span.get(found[key]) if found.get(key) else None
 
         results_out.append(
