@@ -20,7 +20,8 @@ from pathlib import Path
 
 from spacy.language import Language
 
-# Imported for their registrations: kg.Corpus.v1, kg_relation_classifier, kg.ppmi_svd_vectors.v1.
+# Registrations (kg.Corpus.v1, kg_relation_classifier, kg.ppmi_svd_vectors.v1 ...): spaCy finds them by
+# their entry points (pyproject.toml); importing them here registers them for code that imports kg.train.
 import kg.train.corpus
 import kg.train.relations
 import kg.train.vectors  # noqa: F401
