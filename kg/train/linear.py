@@ -19,7 +19,6 @@ import numpy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.extract.clean import clean_text
 from kg.extract.linear import LinearModel
 from kg.extract.pipeline import display_name
 from kg.extract.proposals import _by_name, proposal_features
@@ -47,10 +46,8 @@ def annotated_docs(nlp: Language, gold: Iterable[str | Path], abstracts: Iterabl
     records = [r for r in _read_jsonl(gold) if r["id"] in text]
     names = nlp.pipe_names[: nlp.pipe_names.index(until)] if until in nlp.pipe_names else nlp.pipe_names
     for record in records:
-        clean = clean_text(text[record["id"]])
-        doc = nlp.make_doc(clean.text)
-        doc._.kg_emphasis = clean.emphasis
-        doc._.kg_title = record.get("title") or ""
+        doc = nlp.make_doc(text[record["id"]])
+        doc._.kg_title = record.get("title") or ""  # kg_clean, first of the names below, cleans it
         for name in names:
             if name == "kg_learned_entities" and learned_spans is not None:
                 spans = [doc.char_span(s, e, label=label) for s, e, label in learned_spans.get(record["id"], ())]
