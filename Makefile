@@ -5,7 +5,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: example test system-deps neo4j clean
+.PHONY: example test check-install check-lowest system-deps neo4j clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,9 +26,18 @@ system-deps:
 neo4j: $(VENV)/.installed system-deps
 	$(BIN)/python tests/neo4j_server install
 
-## Run the whole test suite (installs everything first).
+## Run the linter and the whole test suite (installs everything first).
 test: $(VENV)/.installed system-deps neo4j
+	$(BIN)/ruff check kg tests scripts benchmarks
 	$(BIN)/pytest
+
+## The wheel under 10 MB; a fresh venv with no extras builds the examples (CI).
+check-install:
+	PYTHON=$(PYTHON) bash scripts/check-install.sh
+
+## The lowest declared dependency versions pass a smoke subset of the tests (CI; ~6 min).
+check-lowest:
+	PYTHON=$(PYTHON) bash scripts/check-lowest.sh
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -65,7 +65,7 @@ def generate(n: int, seed: int = 0, texts: list[str] | None = None) -> Iterator[
         text = texts[rng.randrange(len(texts))]
         renames: dict[str, str] = {}
 
-        def rename(match: re.Match) -> str:
+        def rename(match: re.Match, renames: dict[str, str] = renames) -> str:
             word = match.group(0)
             if word not in renames:
                 draw = rng.random() * cumulative[-1]

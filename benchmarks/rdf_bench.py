@@ -174,7 +174,7 @@ def synthetic_graph(papers: int, seed: int = 0) -> nx.MultiDiGraph:
             targets.append((label, eid, start, end))
         kinds = {"Dataset": "EVALUATED_ON", "Model": "COMPARED_WITH", "Metric": "MEASURED_BY",
                  "Task": "APPLIED_TO"}
-        for label, eid, start, end in targets:
+        for label, eid, _start, end in targets:
             evidence = {"paper": pid, "start": 11, "end": end}
             relations.setdefault((mid, eid, kinds[label]), []).append(evidence)
         # a relation between popular entities, stated by many papers

@@ -196,8 +196,12 @@ def build(
     base_iri: str | None = None,
     progress: bool = False,
     record_timeout: float | None = RECORD_TIMEOUT,
+    papers: Iterable[Paper | ReadIssue] | None = None,
 ) -> BuildReport:
     """Build the knowledge graph of ``inputs`` into ``outdir``; returns what was done.
+
+    ``papers``: papers already read (the Python API, :mod:`kg.ingest.records`), built
+    instead of reading ``inputs``.
 
     ``cache``: True keeps extraction records in ``outdir/.kg-cache`` so that a
     re-run extracts only new or changed papers; a path puts the cache there;
@@ -206,7 +210,8 @@ def build(
     """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
-    files = scan_inputs(list(inputs))  # a mistyped input fails before OUTDIR is touched
+    # a mistyped input fails before OUTDIR is touched
+    files = scan_inputs(list(inputs)) if papers is None else []
     created = _not_yet_there(out) if out is not None else []
     locked = False  # only the build holding OUTDIR's lock may remove what it created there
     try:
@@ -222,7 +227,8 @@ def build(
                 report = _build(files, out, stage, fmt=fmt, config=config, workers=workers,
                                 batch_size=batch_size, engine=engine, scheduler=scheduler, cache=cache,
                                 on_error=on_error, outputs=outputs, papers_path=papers_path,
-                                base_iri=base_iri, progress=progress, record_timeout=record_timeout)
+                                base_iri=base_iri, progress=progress, record_timeout=record_timeout,
+                                papers=papers)
             except (InputError, BuildError):
                 raise
             except OSError as error:
@@ -257,7 +263,8 @@ def _remove_created(paths: list[Path]) -> None:
 
 
 def _build(files, out: Path | None, stage: Path | None, *, fmt, config, workers, batch_size, engine,
-           scheduler, cache, on_error, outputs, papers_path, base_iri, progress, record_timeout) -> BuildReport:
+           scheduler, cache, on_error, outputs, papers_path, base_iri, progress, record_timeout,
+           papers=None) -> BuildReport:
     """The build itself; outputs go to ``stage`` (moved into ``out`` by the caller)."""
     report = BuildReport()
     manifest = _Manifest(on_error, report, stage)
@@ -267,9 +274,9 @@ def _build(files, out: Path | None, stage: Path | None, *, fmt, config, workers,
     with manifest.file, extraction_cache or nullcontext():
         with _scratch(stage, "spool.jsonl", "w+b") as spool:
             with _timed(report, "read+extract"):
-                papers = manifest.accept(read_papers(files, fmt=fmt))
+                accepted = manifest.accept(read_papers(files, fmt=fmt) if papers is None else papers)
                 extractions = extract_all(
-                    papers, config=config, workers=workers, batch_size=batch_size, engine=engine,
+                    accepted, config=config, workers=workers, batch_size=batch_size, engine=engine,
                     scheduler=scheduler, cache=extraction_cache, record_timeout=record_timeout,
                 )
                 total = estimate_records(files, fmt) if progress else None

@@ -166,7 +166,9 @@ def find_oxigraph(binary: str | os.PathLike[str] | None = None) -> str:
         return str(beside)
     path = shutil.which("oxigraph")
     if path is None:
-        raise ServeError("the Oxigraph server is not installed: pip install oxigraph")
+        from kg.extras import install_hint
+
+        raise ServeError(f"the Oxigraph server is not installed: {install_hint('sparql')}")
     return path
 
 

@@ -67,7 +67,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from kg.ids import name_key
+from kg.ids import name_key  # noqa: E402  (after the sys.path line: run as a script)
 
 LABELS = ("Dataset", "Metric", "Task", "Model")
 ID_PREFIX = {

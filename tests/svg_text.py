@@ -54,8 +54,16 @@ class TextBox:
 
 
 def _style(element) -> dict[str, str]:
+    """The style properties; matplotlib before 3.10 writes size and weight in the ``font``
+    shorthand (``font: 700 10px 'DejaVu Sans'``), later ones as ``font-size`` and ``font-weight``."""
     pairs = (part.split(":", 1) for part in (element.get("style") or "").split(";") if ":" in part)
-    return {key.strip(): value.strip() for key, value in pairs}
+    style = {key.strip(): value.strip() for key, value in pairs}
+    for word in style.get("font", "").split():
+        if word.endswith("px"):
+            style.setdefault("font-size", word)
+        elif word in ("bold", "normal") or word.isdigit():
+            style.setdefault("font-weight", word)
+    return style
 
 
 def text_boxes(svg: str) -> tuple[list[TextBox], float, float]:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NEEDS = {"02_cypher.ipynb": "kg.query.cypher", "03_sparql.ipynb": "kg.query.sparql"}
+NEEDS = {"02_cypher.ipynb": "kg.query.cypher", "03_sparql.ipynb": "kg.query.sparql", "05_python_api.ipynb": "pandas"}
 CELL_TIMEOUT = 180
 
 

@@ -41,7 +41,13 @@ class _Commands(click.Group):
             if os.environ.get("KG_DEBUG") or (isinstance(error, OSError) and error.errno == errno.EPIPE):
                 raise  # click ends quietly when the reader of a pipe has gone (`kg ... | head`)
             from kg.cli.common import EXIT_FAILED, err, one_line
+            from kg.extras import install_hint, missing_extra
 
+            extra = missing_extra(error)
+            if extra is not None:  # an optional part that is not installed
+                err.print(f"error: this command needs {error.name.split('.')[0]}, which is not installed: "
+                          f"{install_hint(extra)}", markup=False, highlight=False)
+                sys.exit(EXIT_FAILED)
             if isinstance(error, OSError):  # a file kg could not read or write
                 where = f"{error.filename}: " if error.filename else ""
                 err.print(f"error: {where}{error.strerror or one_line(error)}; check the path and its permissions",

@@ -34,7 +34,7 @@ def _input_options(command):
     )(command)
     command = click.option(
         "--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-        help="Where extraction runs: local processes, or a Dask cluster (pip install 'kg[dask]').",
+        help="Where extraction runs: local processes, or a Dask cluster (pip install 'research-kg[dask]').",
     )(command)
     command = click.option(
         "--scheduler", default=None, metavar="ADDRESS",

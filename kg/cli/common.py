@@ -15,17 +15,13 @@ EXIT_OK, EXIT_FAILED, EXIT_SKIPPED = 0, 1, 3
 err = Console(stderr=True, soft_wrap=True)  # an error stays one line, however long
 
 
-#: Files only ``kg build`` writes (kg.build.LOCK_FILE, manifest.jsonl, papers.jsonl): a
-#: directory with one of them and no summary.json holds a build that did not finish.
-_BUILD_MARKS = (".kg-build.lock", "manifest.jsonl", "papers.jsonl")
-
-
 def require_complete_build(path: Path) -> None:
     """A directory ``kg build`` wrote into must hold a complete build (``summary.json``, written
     last): else a clear error and exit 1, rather than answers from half-written or mixed files.
     A directory holding only a ``graph.json`` made some other way is read as it is."""
-    started = path.is_dir() and any((path / name).exists() for name in _BUILD_MARKS)
-    if started and not (path / "summary.json").is_file():
+    from kg.export.files import incomplete_build
+
+    if incomplete_build(path):
         err.print(
             f"[red]error:[/] {escape(str(path))} has no summary.json: it holds no complete kg build "
             f"(a build failed, was stopped or is still running there); run `kg build INPUTS -o {escape(str(path))}`",

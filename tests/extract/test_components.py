@@ -2,14 +2,10 @@
 
 import pytest
 
-from kg.extract.clean import clean_text
 
 
 def annotate(nlp, raw):
-    clean = clean_text(raw)
-    doc = nlp.make_doc(clean.text)
-    doc._.kg_emphasis = clean.emphasis
-    return nlp(doc)
+    return nlp(raw)  # kg_clean cleans it as kg build does
 
 
 def entities(doc):
@@ -18,10 +14,8 @@ def entities(doc):
 
 def chosen(nlp, raw):
     """What the rules and the recogniser choose, typed, before the learned decision."""
-    clean = clean_text(raw)
-    doc = nlp.make_doc(clean.text)
-    doc._.kg_emphasis = clean.emphasis
-    for name, component in nlp.pipeline:
+    doc = nlp.make_doc(raw)
+    for name, component in nlp.pipeline:  # kg_clean first
         if name == "kg_entities":
             break
         doc = component(doc)
@@ -102,7 +96,8 @@ def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
 
     text = "Image segmentation remains hard. Bayesian optimization is costly. Such latent verifiers (LVs) help."
     paper = Paper("p", text, Source("x", 0))
-    record = to_extraction(annotate(nlp, text), paper, clean_text(text))
+    doc = annotate(nlp, text)
+    record = to_extraction(doc, paper, doc._.kg_clean)
     names = {e.name for e in record.entities}
     assert {"image segmentation", "Bayesian optimization", "latent verifier"} <= names
 

@@ -6,16 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from kg.extract.clean import clean_text
 from kg.extract.results import VALUE, parse_value
 
 
 def results(nlp, raw: str) -> list[dict]:
     """The results of one text, entity fields as the text they point to."""
-    clean = clean_text(raw)
-    doc = nlp.make_doc(clean.text)
-    doc._.kg_emphasis = clean.emphasis
-    doc = nlp(doc)
+    doc = nlp(raw)
     out = []
     for found in doc._.kg_results:
         record = dict(found)
@@ -161,8 +157,7 @@ def test_sentences_without_results_give_none(nlp, text):
 def test_a_dataset_is_only_ever_a_dataset(nlp):
     text = ("We propose Zorblat. Zorblat improves RAG accuracy by 5% over RAG, and reaches 70.1% "
             "exact match on Natural Questions.")
-    clean = clean_text(text)
-    doc = nlp(nlp.make_doc(clean.text))
+    doc = nlp(text)
     labels = {(s.start_char, s.end_char): s.label_ for s in doc.spans["kg_entities"]}
     for result in doc._.kg_results:
         if result["dataset"]:

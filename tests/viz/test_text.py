@@ -36,8 +36,8 @@ def test_payload_shows_clean_abstracts_with_exact_spans(graph_factory):
     index = {n["id"]: i for i, n in enumerate(payload["nodes"])}
     abstract = payload["nodes"][index["paper:1"]]["details"]["abstract"]
     assert abstract.startswith("We propose APE, keeping 98% of the score with a 4.5× speedup")
-    for source, target, _, spans in payload["links"]:
-        for paper, start, end in spans:
+    for _, target, _, spans in payload["links"]:
+        for _paper, start, end in spans:
             assert abstract[start:end] == payload["nodes"][target]["name"]
     result = payload["nodes"][index["result:paper:1:0"]]
     assert result["name"] == "98% (metric not stated)"

@@ -1,6 +1,6 @@
-"""Trained models shipped with kg: the recogniser ``entities/`` that ``kg build`` runs, the
-learned decisions ``*.npz`` (:class:`~kg.extract.linear.LinearModel`), and the pipelines
-``kg evaluate --pipeline`` measures (load those with :func:`kg.train.load_trained`)."""
+"""Trained models shipped with kg: the recogniser ``entities/`` that ``kg build`` runs and the
+learned decisions ``*.npz`` (:class:`~kg.extract.linear.LinearModel`). The SciERC and TDMSci
+pipelines ``kg evaluate --pipeline`` measures are not in the package (pipelines/README.md)."""
 
 from __future__ import annotations
 
