@@ -671,7 +671,9 @@ def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
         stop = threading.Event()
 
         def ours():
-            return [pid for pid in fixtures.children(os.getpid()) if pid not in others]
+            """The Oxigraph processes of this server (not a process another test's leftovers
+            start meanwhile, such as a Dask nanny restarting a worker)."""
+            return [pid for pid in fixtures.children(os.getpid()) if pid not in others and _is_oxigraph(pid)]
 
         def watch():
             while not stop.is_set():
@@ -695,6 +697,13 @@ def test_oxigraph_memory_is_bounded_and_given_back(build_dir):
         assert max(peaks.values()) <= limit, {pid: (peaks[pid], names.get(pid)) for pid in peaks}
         assert rss_bytes(server.oxigraph.process.pid) < baseline + 64 * 1024 * 1024  # given back
         assert [pid for pid in ours() if not _gone(pid)] == [server.oxigraph.process.pid]
+
+
+def _is_oxigraph(pid: int) -> bool:
+    try:
+        return b"oxigraph" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]
+    except OSError:
+        return False
 
 
 def _gone(pid: int) -> bool:
