@@ -12,6 +12,7 @@ scikit-learn fits a multinomial logistic regression (``pip install
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -120,16 +121,18 @@ def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int
     return LinearModel(classes, [n for n, k in zip(names, keep) if k], weights[keep], bias)
 
 
+def fit_and_save(examples: list[tuple[list[str], str]], output: str | Path, c: float) -> dict:
+    """Fit on ``examples``, write the model to ``output`` and say what it was fitted on."""
+    model = fit(examples, c=c)
+    model.save(output)
+    return {"examples": len(examples), "labels": dict(Counter(label for _, label in examples)),
+            "features": len(model.features)}
+
+
 def train_relations(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
                     output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     docs = annotated_docs(nlp, gold, abstracts, until="kg_relations", learned_spans=learned_spans)
-    examples = [ex for doc, record in docs for ex in relation_examples(doc, record)]
-    model = fit(examples, c=c)
-    model.save(output)
-    labels: dict[str, int] = {}
-    for _, label in examples:
-        labels[label] = labels.get(label, 0) + 1
-    return {"examples": len(examples), "labels": labels, "features": len(model.features)}
+    return fit_and_save([ex for doc, record in docs for ex in relation_examples(doc, record)], output, c)
 
 
 def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str], str]]:
@@ -149,11 +152,7 @@ def train_proposals(nlp: Language, gold: Iterable[str | Path], abstracts: Iterab
                     output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     finder = nlp.get_pipe("kg_proposals")
     docs = annotated_docs(nlp, gold, abstracts, until="kg_proposals", learned_spans=learned_spans)
-    examples = [ex for doc, record in docs for ex in proposal_examples(doc, record, finder)]
-    model = fit(examples, c=c)
-    model.save(output)
-    return {"examples": len(examples), "proposed": sum(label == "proposed" for _, label in examples),
-            "features": len(model.features)}
+    return fit_and_save([ex for doc, record in docs for ex in proposal_examples(doc, record, finder)], output, c)
 
 
 def entity_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[str], str]]:
@@ -177,13 +176,7 @@ def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterabl
                    output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     recognizer = nlp.get_pipe("kg_entities")
     docs = annotated_docs(nlp, gold, abstracts, until="kg_entities", learned_spans=learned_spans)
-    examples = [ex for doc, record in docs for ex in entity_examples(doc, record, recognizer)]
-    model = fit(examples, c=c)
-    model.save(output)
-    labels: dict[str, int] = {}
-    for _, label in examples:
-        labels[label] = labels.get(label, 0) + 1
-    return {"examples": len(examples), "labels": labels, "features": len(model.features)}
+    return fit_and_save([ex for doc, record in docs for ex in entity_examples(doc, record, recognizer)], output, c)
 
 
 def result_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:
@@ -212,8 +205,4 @@ def result_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:
 def train_results(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
                   output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     docs = annotated_docs(nlp, gold, abstracts, until="kg_results", learned_spans=learned_spans)
-    examples = [ex for doc, record in docs for ex in result_examples(doc, record)]
-    model = fit(examples, c=c)
-    model.save(output)
-    return {"examples": len(examples), "results": sum(label == "result" for _, label in examples),
-            "features": len(model.features)}
+    return fit_and_save([ex for doc, record in docs for ex in result_examples(doc, record)], output, c)
