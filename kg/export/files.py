@@ -20,9 +20,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
+from xml.etree.ElementTree import _escape_attrib, _escape_cdata  # networkx's GraphML escapes
 
 import networkx as nx
 
+from kg.graphstore import SortedGraph, sorted_graph
 from kg.types import PaperRecord
 
 __all__ = [
@@ -116,43 +118,123 @@ def _umask() -> int:
     return mask
 
 
-def _sorted_copy(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """The same graph with nodes and edges in id order, so files do not depend on input order."""
-    out = nx.MultiDiGraph(**graph.graph)
-    out.add_nodes_from(sorted(graph.nodes(data=True), key=lambda n: n[0]))
-    out.add_edges_from(sorted(graph.edges(keys=True, data=True), key=lambda e: (e[0], e[1], e[2])))
-    return out
-
-
-def write_node_link(graph: nx.MultiDiGraph, path: str | Path) -> None:
-    data = nx.node_link_data(_sorted_copy(graph), edges="edges")
+def write_node_link(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> None:
+    """``nx.node_link_data`` of the graph with nodes and edges in id order, as ``json.dump``
+    with ``indent=1`` writes it, streamed one node or edge at a time (a store never loads whole)."""
+    source = sorted_graph(graph)
+    meta = graph.graph if isinstance(graph, nx.Graph) else {}
     with atomic_open(path) as handle:
-        json.dump(data, handle, ensure_ascii=False, indent=1)
+        handle.write('{\n "directed": true,\n "multigraph": true,\n "graph": ' + _json_item(meta, " "))
+        handle.write(',\n "nodes": ')
+        _json_list(handle, ({**attrs, "id": node} for node, attrs in source.nodes()))
+        handle.write(',\n "edges": ')
+        _json_list(handle, ({**attrs, "source": u, "target": v, "key": k} for u, v, k, attrs in source.edges()))
+        handle.write("\n}")
+
+
+def _json_item(value: Any, indent: str) -> str:
+    """``value`` as ``json.dump(..., indent=1)`` writes it at the depth of ``indent``
+    (JSON strings hold no raw line break, so every line can be shifted)."""
+    return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + indent)
+
+
+def _json_list(handle: IO[str], items: Iterable[Any]) -> None:
+    first = True
+    for item in items:
+        handle.write(("[\n  " if first else ",\n  ") + _json_item(item, "  "))
+        first = False
+    handle.write("[]" if first else "\n ]")
+
+
+def _graphml_scalars(attrs: dict) -> dict:
+    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out;
+    strings lose the characters XML cannot hold (:func:`xml_text`)."""
+    out = {}
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        out[key] = xml_text(json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value)
+    return out
 
 
 def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out;
-    ids and strings lose the characters XML cannot hold (:func:`xml_text`)."""
-
-    def scalar(attrs: dict) -> dict:
-        out = {}
-        for key, value in attrs.items():
-            if value is None:
-                continue
-            out[key] = xml_text(json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value)
-        return out
-
+    """The graph as GraphML holds it (see :func:`_graphml_scalars`), nodes and edges in id order."""
     out = nx.MultiDiGraph()
     for node, attrs in sorted(graph.nodes(data=True), key=lambda n: n[0]):
-        out.add_node(xml_text(node), **scalar(attrs))
+        out.add_node(xml_text(node), **_graphml_scalars(attrs))
     for u, v, k, attrs in sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3]):
-        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **scalar(attrs))
+        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **_graphml_scalars(attrs))
     return out
 
 
-def write_graphml(graph: nx.MultiDiGraph, path: str | Path) -> None:
-    with atomic_open(path, "wb") as handle:
-        nx.write_graphml(to_graphml_graph(graph), handle, encoding="utf-8")
+_GRAPHML_TYPES = {bool: "boolean", int: "long", float: "double", str: "string"}
+_GRAPHML_ROOT = (
+    '<graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"'
+    ' xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+    'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">'
+)
+
+
+def write_graphml(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> None:
+    """GraphML byte for byte as ``nx.write_graphml(to_graphml_graph(graph))`` writes it, streamed.
+
+    Two passes over the graph: the first finds the ``<key>`` declarations that
+    open the file (ids in order of first use, written last first, as networkx
+    does), the second writes nodes and edges.
+    """
+    source = sorted_graph(graph)
+    keys: dict[tuple[str, str, str], str] = {}
+
+    def elements():
+        for node, attrs in source.nodes():
+            yield "node", {"id": xml_text(str(node))}, _graphml_scalars(attrs)
+        for u, v, k, attrs in source.edges():
+            yield "edge", {"source": xml_text(str(u)), "target": xml_text(str(v)), "id": xml_text(str(k))}, \
+                _graphml_scalars(attrs)
+
+    for scope, _, data in elements():
+        for name, value in data.items():
+            keys.setdefault((str(name), _graphml_type(value), scope), f"d{len(keys)}")
+    with atomic_open(path, "wb") as raw:
+        handle = _Utf8Writer(raw)
+        handle.write("<?xml version='1.0' encoding='utf-8'?>\n" + _GRAPHML_ROOT + "\n  ")
+        for (name, kind, scope), key_id in reversed(keys.items()):
+            handle.write(f'<key id="{key_id}" for="{scope}" attr.name="{_escape_attrib(name)}" '
+                         f'attr.type="{kind}" />\n  ')
+        first = True
+        for tag, attributes, data in elements():
+            handle.write('<graph edgedefault="directed">\n    ' if first else "\n    ")
+            first = False
+            opening = f"<{tag} " + " ".join(f'{a}="{_escape_attrib(v)}"' for a, v in attributes.items())
+            if not data:
+                handle.write(opening + " />")
+                continue
+            handle.write(opening + ">")
+            for name, value in data.items():
+                key_id = keys[(str(name), _graphml_type(value), tag)]
+                text = str(value)
+                handle.write(f'\n      <data key="{key_id}">{_escape_cdata(text)}</data>' if text
+                             else f'\n      <data key="{key_id}" />')
+            handle.write(f"\n    </{tag}>")
+        handle.write('<graph edgedefault="directed" />' if first else "\n  </graph>")
+        handle.write("\n</graphml>\n")
+
+
+class _Utf8Writer:
+    """Text to a binary file as ElementTree writes it (characters UTF-8 cannot hold as references)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+
+    def write(self, text: str) -> None:
+        self.raw.write(text.encode("utf-8", "xmlcharrefreplace"))
+
+
+def _graphml_type(value: Any) -> str:
+    try:
+        return _GRAPHML_TYPES[type(value)]
+    except KeyError:
+        raise TypeError(f"GraphML does not hold {type(value).__name__} values") from None
 
 
 def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:
