@@ -8,9 +8,9 @@ Run it by hand; it writes nothing into the repository unless ``--out`` is given:
 What it measures, in one run on one graph:
 
 1. **Serialisation**: ``kg.export.rdf.write_turtle`` and ``write_ntriples``
-   against rdflib's own Turtle serialiser (``kg.export.rdf.to_rdf(graph)
-   .serialize(format="turtle")``), as triples per second and the ratio
-   kg/rdflib. Building the rdflib graph is timed separately from serialising it.
+   against rdflib's own Turtle and N-Triples serialisers (``kg.export.rdf.to_rdf(graph)
+   .serialize(format="turtle")``, ``format="nt"``), as triples per second and the
+   ratio rdflib/kg, like for like. Building the rdflib graph is timed separately from serialising it.
    ``--skip-rdflib`` leaves rdflib out (it takes minutes on a million triples).
 2. **Loading**: ``kg.query.sparql`` loading graph.ttl into an embedded
    pyoxigraph store, and opening its on-disk cache.
@@ -246,12 +246,15 @@ def bench_serialisation(graph, workdir: Path, triples: int, skip_rdflib: bool) -
         out["rdflib_build_graph_s"] = seconds
         _, seconds = _timed(rdf.serialize, destination=str(workdir / "rdflib.ttl"), format="turtle")
         out["rdflib_turtle_s"] = seconds
+        _, seconds = _timed(rdf.serialize, destination=str(workdir / "rdflib.nt"), format="nt", encoding="utf-8")
+        out["rdflib_ntriples_s"] = seconds
         del rdf
+        out["ratio_ntriples"] = out["rdflib_ntriples_s"] / out["kg_ntriples_s"]
         out["ratio_turtle"] = out["rdflib_turtle_s"] / out["kg_turtle_s"]
         out["ratio_turtle_incl_graph_build"] = (
             out["rdflib_turtle_s"] + out["rdflib_build_graph_s"]
         ) / out["kg_turtle_s"]
-    for key in ("kg_turtle_s", "kg_ntriples_s", "rdflib_turtle_s"):
+    for key in ("kg_turtle_s", "kg_ntriples_s", "rdflib_turtle_s", "rdflib_ntriples_s"):
         if key in out:
             out[key.replace("_s", "_triples_per_s")] = triples / out[key]
     return out
@@ -346,6 +349,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"  (+ {s['rdflib_build_graph_s']:.2f} s building the rdflib graph)")
             print(f"ratio rdflib/kg Turtle: {s['ratio_turtle']:.1f}x "
                   f"({s['ratio_turtle_incl_graph_build']:.1f}x with the graph build)", flush=True)
+            print(f"rdflib N-Triples {s['rdflib_ntriples_s']:8.2f} s  {s['rdflib_ntriples_triples_per_s']:>12,.0f} "
+                  f"triples/s; ratio rdflib/kg N-Triples: {s['ratio_ntriples']:.1f}x", flush=True)
         report["loading"] = lo = bench_loading(graph, workdir)
         print(f"pyoxigraph load graph.ttl {lo['embedded_load_turtle_s']:.2f} s, from networkx "
               f"{lo['embedded_from_networkx_s']:.2f} s, cache build {lo['embedded_cache_build_s']:.2f} s, "

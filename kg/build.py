@@ -46,10 +46,11 @@ from typing import Literal
 
 import networkx as nx
 
-from kg.assemble import ENTITY_LABELS, GraphAssembler
-from kg.export.files import atomic_open, write_graphml, write_jsonl, write_node_link
+from kg.assemble import ENTITY_LABELS
+from kg.export.files import atomic_open, read_graph, write_graphml, write_jsonl, write_node_link
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
+from kg.graphstore import GraphStore
 from kg.ingest import InputError, read_papers, scan_inputs
 from kg.resolve import Resolver
 from kg.types import (
@@ -94,11 +95,22 @@ class BuildReport:
     outputs: dict[str, Path] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     cache_hits: int = 0
-    graph: nx.MultiDiGraph | None = None
+    nodes: int = 0
+    edges: int = 0
+    _graph: nx.MultiDiGraph | None = field(default=None, repr=False)
 
     @property
     def skip_reasons(self) -> Counter:
         return Counter(issue.reason for issue in self.skipped)
+
+    @property
+    def graph(self) -> nx.MultiDiGraph | None:
+        """The graph in memory, read from ``graph.json`` on first use: the build itself
+        assembles on disk (:class:`~kg.graphstore.GraphStore`) and never needs it whole."""
+        path = self.outputs.get("node_link")
+        if self._graph is None and path is not None and path.exists():
+            self._graph = read_graph(path)
+        return self._graph
 
 
 class _Manifest:
@@ -291,14 +303,29 @@ def _build(files, out: Path | None, stage: Path | None, *, fmt, config, workers,
             if report.papers_built == 0:
                 raise BuildError(_nothing_built(report))
             spool.seek(0)
-            with _timed(report, "resolve+assemble"):
-                assembler = _resolve(spool, resolver, report, outputs, papers_path, stage)
-                graph = assembler.finish(resolver.entities)
-        report.graph = graph
-        _summarise(graph, report)
-        if stage is not None:
-            _write_outputs(graph, manifest, report, outputs, stage, base_iri)
+            with _graph_store(stage) as store:
+                with _timed(report, "resolve+assemble"):
+                    _resolve(spool, resolver, store, report, outputs, papers_path, stage)
+                    store.finish(resolver.entities)
+                _summarise(store, report)
+                if stage is not None:
+                    _write_outputs(store, manifest, report, outputs, stage, base_iri)
+                else:
+                    report._graph = store.to_networkx()
     return report
+
+
+@contextmanager
+def _graph_store(stage: Path | None):
+    """The build's :class:`GraphStore`: a scratch file in the staging directory (removed with
+    it), or in a temporary directory for a build that writes no files."""
+    with tempfile.TemporaryDirectory(prefix="kg-graph-") if stage is None else nullcontext(stage) as where:
+        store = GraphStore(Path(where) / "graph-store.sqlite")
+        try:
+            yield store
+        finally:
+            store.close()
+            (Path(where) / "graph-store.sqlite").unlink(missing_ok=True)
 
 
 @contextmanager
@@ -387,14 +414,13 @@ def _write_failure(error: OSError) -> str:
     return f"cannot write {where}: {why}"
 
 
-def _resolve(spool, resolver: Resolver, report: BuildReport, outputs, papers_path, out) -> GraphAssembler:
+def _resolve(spool, resolver: Resolver, store: GraphStore, report: BuildReport, outputs, papers_path, out) -> None:
     """Read the spool back once: resolve each paper, write papers.jsonl, add it to the graph."""
-    assembler = GraphAssembler()
 
     def records() -> Iterator[PaperRecord]:
         for extraction in _read_spool(spool, report.papers_built):
             record = resolver.resolve(extraction)
-            assembler.add(record)
+            store.add(record)
             report.proposed += sum(e.proposed for e in record.entities)
             report.relations += len(record.relations)
             report.results += len(record.results)
@@ -408,7 +434,6 @@ def _resolve(spool, resolver: Resolver, report: BuildReport, outputs, papers_pat
     else:
         for _ in records():
             pass
-    return assembler
 
 
 def _write_outputs(graph, manifest: _Manifest, report: BuildReport, outputs, out: Path, base_iri) -> None:
@@ -528,14 +553,14 @@ def _progress(items: Iterable, enabled: bool, label: str, total: int | None = No
             bar.advance(task)
 
 
-def _summarise(graph: nx.MultiDiGraph, report: BuildReport) -> None:
-    labels = Counter(data.get("label") for _, data in graph.nodes(data=True))
+def _summarise(store: GraphStore, report: BuildReport) -> None:
+    entities = {node: (data["name"], data["label"]) for node, data in store.labelled(ENTITY_LABELS)}
+    labels = Counter(label for _, label in entities.values())
     report.entities_by_type = {label: labels.get(label, 0) for label in ENTITY_LABELS}
-    entities = [n for n, d in graph.nodes(data=True) if d.get("label") in ENTITY_LABELS]
-    ranked = sorted(entities, key=lambda n: (-graph.degree(n), n))[:10]
-    report.top_entities = [
-        (graph.nodes[n]["name"], graph.nodes[n]["label"], graph.degree(n)) for n in ranked
-    ]
+    degree = store.degrees(set(entities))
+    ranked = sorted(entities, key=lambda n: (-degree[n], n))[:10]
+    report.top_entities = [(*entities[n], degree[n]) for n in ranked]
+    report.nodes, report.edges = store.number_of_nodes(), store.number_of_edges()
 
 
 def _summary_json(report: BuildReport) -> dict:
@@ -550,6 +575,8 @@ def _summary_json(report: BuildReport) -> dict:
         "relations": report.relations,
         "results": report.results,
         "code_urls": report.code_urls,
+        "nodes": report.nodes,
+        "edges": report.edges,
         "timings_s": report.timings,
         "top_entities": [
             {"name": name, "type": kind, "degree": degree} for name, kind, degree in report.top_entities

@@ -71,3 +71,61 @@ def test_a_paper_without_a_title_has_no_title_and_no_piece_of_its_abstract_as_na
     from kg.export.rdf import node_iri
 
     assert [str(o) for o in rdf.objects(rdflib.URIRef(node_iri(paper)), rdflib.RDFS.label)] == [f"{paper} (no title)"]
+
+
+def _stated_by(papers):
+    """One relation (Zorb evaluated_on MNIST) stated by each paper id given, in that order."""
+    from kg.types import PaperRecord, ResolvedEntity
+
+    out = []
+    for n, pid in enumerate(papers):
+        entities = [ResolvedEntity("entity:zorb", "Zorb", "Method", False, [Mention("Zorb", 0, 4)]),
+                    ResolvedEntity("entity:mnist", "MNIST", "Dataset", False, [Mention("MNIST", 20, 25)])]
+        start = n % 3  # papers state it at different offsets
+        relation = Relation("entity:zorb", "evaluated_on", "entity:mnist", start, 30)
+        out.append(PaperRecord(Paper(pid, "Zorb is evaluated on MNIST.", Source("f", n)), entities, [relation], [], []))
+    return out
+
+
+def test_assemble_evidence_of_one_relation_from_many_papers_is_sorted_and_complete():
+    papers = [f"p:{(i * 37) % 500:03d}" for i in range(500)]  # a shuffled order of 500 ids
+    records = _stated_by(papers)
+    g = assemble_graph(records, {})
+    evidence = g.edges["entity:zorb", "entity:mnist", "EVALUATED_ON"]["evidence"]
+    expected = sorted(({"paper": r.paper.id, "start": r.relations[0].start, "end": 30} for r in records),
+                      key=lambda e: (e["paper"], e["start"]))
+    assert evidence == expected
+    assert [e["paper"] for e in evidence] == sorted(papers)
+    assert g.edges["entity:zorb", "entity:mnist", "EVALUATED_ON"]["support"] == 500
+
+
+def test_assemble_one_relation_from_many_papers_costs_what_as_many_relations_cost():
+    """8,000 papers stating one relation take about what 8,000 relations of one paper each take
+    (the merge that re-sorted the evidence per paper took 19x as long). Timed with the garbage
+    collector off: its passes grow with the heap, not with the merge."""
+    import gc
+    import time
+
+    from kg.types import PaperRecord, ResolvedEntity
+
+    def seconds(records):
+        gc.collect()
+        gc.disable()
+        try:
+            start = time.perf_counter()
+            assemble_graph(records, {})
+            return time.perf_counter() - start
+        finally:
+            gc.enable()
+
+    n = 8000
+    same = _stated_by([f"p:{(i * 7919) % n:05d}" for i in range(n)])
+    distinct = []
+    for record in same:
+        method = f"entity:method-{record.paper.id}"
+        entity = ResolvedEntity(method, "M", "Method", False, [Mention("Zorb", 0, 4)])
+        relation = Relation(method, "evaluated_on", "entity:mnist", 0, 30)
+        distinct.append(PaperRecord(record.paper, [entity, record.entities[1]], [relation], [], []))
+    one = min(seconds(same) for _ in range(3))
+    many = min(seconds(distinct) for _ in range(3))
+    assert one < 3 * many, (one, many)

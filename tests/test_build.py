@@ -169,6 +169,26 @@ def test_incremental_build_equals_a_full_rebuild(tmp_path, examples_dir, seeds_b
         assert (tmp_path / name).read_bytes() == (out / name).read_bytes(), name
 
 
+
+def test_a_fully_cached_rebuild_loads_no_pipeline(tmp_path, examples_dir):
+    """The second build finds every paper in the cache: it never builds the spaCy pipeline."""
+    source = sorted(examples_dir.glob("*.txt"))[:1]
+    first = build(source, tmp_path / "out")
+    script = (
+        "import json, sys; from kg.build import build; from kg.extract import pipeline; "
+        "report = build(sys.argv[1:-1], sys.argv[-1]); "
+        "print(json.dumps([report.cache_hits, report.papers_built, pipeline._load.cache_info().misses]))"
+    )
+    again = subprocess.run([sys.executable, "-c", script, *map(str, source), str(tmp_path / "out")],
+                           capture_output=True, text=True, check=True)
+    hits, built, loads = json.loads(again.stdout.strip().splitlines()[-1])
+    assert hits == built == first.papers_built == 19
+    assert loads == 0
+    fresh = subprocess.run([sys.executable, "-c", script, *map(str, source), str(tmp_path / "other")],
+                           capture_output=True, text=True, check=True)
+    assert json.loads(fresh.stdout.strip().splitlines()[-1]) == [0, 19, 1]  # the check can fail
+
+
 # ---- one build at a time per OUTDIR; the previous complete build stays complete
 
 

@@ -37,6 +37,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from kg.graphstore import SortedGraph
 from kg.ids import name_key
 
 __all__ = ["Board", "RESULT_COLUMNS", "board_rows", "leaderboards", "result_rows", "to_markdown",
@@ -84,11 +85,29 @@ def result_rows(graph: nx.MultiDiGraph) -> list[dict]:
     return sorted(rows, key=lambda r: (str(r["paper"]), r["value_start"] or 0))
 
 
-def write_results_csv(graph: nx.MultiDiGraph, path: str | Path) -> Path:
+def results_graph(source: SortedGraph) -> nx.MultiDiGraph:
+    """The part of a streamed graph :func:`result_rows` reads: Result nodes, their out-edges,
+    and the papers and entities these point to (two passes; results are few beside the rest)."""
+    graph = nx.MultiDiGraph()
+    wanted = set()
+    for node, attrs, out in source.adjacency():
+        if attrs.get("label") == "Result":
+            graph.add_node(node, **attrs)
+            wanted.add(attrs.get("paper"))
+            for u, v, k, data in out:
+                graph.add_edge(u, v, key=k, **data)
+                wanted.add(v)
+    for node, attrs in source.nodes():
+        if node in wanted:
+            graph.add_node(node, **attrs)
+    return graph
+
+
+def write_results_csv(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> Path:
     """``results.csv``: :func:`result_rows` as a spreadsheet-safe table."""
     from kg.analyse.exports import write_csv
 
-    rows = result_rows(graph)
+    rows = result_rows(graph if isinstance(graph, nx.MultiDiGraph) else results_graph(graph))
     return write_csv(path, RESULT_COLUMNS, ([_cell(r[c]) for c in RESULT_COLUMNS] for r in rows))
 
 

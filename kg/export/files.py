@@ -23,6 +23,7 @@ from typing import IO, Any
 
 import networkx as nx
 
+from kg.graphstore import SortedGraph, sorted_graph
 from kg.types import PaperRecord
 
 __all__ = [
@@ -120,47 +121,71 @@ def _umask() -> int:
     return mask
 
 
-def _sorted_copy(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """The same graph with nodes and edges in id order, so files do not depend on input order."""
-    out = nx.MultiDiGraph(**graph.graph)
-    out.add_nodes_from(sorted(graph.nodes(data=True), key=lambda n: n[0]))
-    out.add_edges_from(sorted(graph.edges(keys=True, data=True), key=lambda e: (e[0], e[1], e[2])))
+def write_node_link(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> None:
+    """``nx.node_link_data`` of the graph with nodes and edges in id order, as ``json.dump``
+    with ``indent=1`` writes it, streamed one node or edge at a time (a store never loads whole)."""
+    source = sorted_graph(graph)
+    meta = graph.graph if isinstance(graph, nx.Graph) else {}
+    with atomic_open(path) as handle:
+        handle.write('{\n "directed": true,\n "multigraph": true,\n "graph": ' + _json_item(meta, " "))
+        handle.write(',\n "nodes": ')
+        _json_list(handle, ({**attrs, "id": node} for node, attrs in source.nodes()))
+        handle.write(',\n "edges": ')
+        _json_list(handle, ({**attrs, "source": u, "target": v, "key": k} for u, v, k, attrs in source.edges()))
+        handle.write("\n}")
+
+
+def _json_item(value: Any, indent: str) -> str:
+    """``value`` as ``json.dump(..., indent=1)`` writes it at the depth of ``indent``
+    (JSON strings hold no raw line break, so every line can be shifted)."""
+    return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + indent)
+
+
+def _json_list(handle: IO[str], items: Iterable[Any]) -> None:
+    first = True
+    for item in items:
+        handle.write(("[\n  " if first else ",\n  ") + _json_item(item, "  "))
+        first = False
+    handle.write("[]" if first else "\n ]")
+
+
+def _graphml_scalars(attrs: dict) -> dict:
+    """GraphML holds scalars only: lists become JSON strings and ``None`` values are left out;
+    strings lose the characters XML cannot hold (:func:`xml_text`)."""
+    out = {}
+    for key, value in attrs.items():
+        if value is None:
+            continue
+        out[key] = xml_text(json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value)
     return out
 
 
-def write_node_link(graph: nx.MultiDiGraph, path: str | Path) -> None:
-    data = nx.node_link_data(_sorted_copy(graph), edges="edges")
-    with atomic_open(path) as handle:
-        json.dump(data, handle, ensure_ascii=False, indent=1)
+def _graphml_node(node: str, attrs: dict) -> tuple[str, dict]:
+    """A node as GraphML holds it: ``label`` is its display name (Gephi labels nodes by the
+    ``label`` key), ``type`` its type (our ``label``); ``name`` is not repeated."""
+    attrs = dict(attrs)
+    kind, name = attrs.pop("label", None), attrs.pop("name", None)
+    return xml_text(node), _graphml_scalars({"label": name if name is not None else node, "type": kind, **attrs})
 
 
-def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
-    """The graph as GraphML holds it, and as Gephi, yEd and Cytoscape show it.
+def _graphml_edges(graph: SortedGraph) -> Iterator[tuple[str, str, str, dict]]:
+    """Edges as GraphML holds them, each with an ``id`` of its own (``e0``, ``e1`` ... in sorted
+    order): Gephi keeps only the first edge of each id."""
+    for number, (u, v, k, attrs) in enumerate(graph.edges()):
+        yield xml_text(u), xml_text(v), xml_text(k), _graphml_scalars({**attrs, "id": f"e{number}"})
 
-    * a node's ``label`` is its display name (Gephi labels nodes by the ``label`` key) and
-      ``type`` its type (our ``label``); ``name`` is not repeated;
-    * every edge has an ``id`` of its own (``e0``, ``e1`` ... in sorted order): Gephi keeps only
-      the first edge of each id;
-    * lists and dicts become JSON strings and ``None`` values are left out; ids and strings lose
-      the characters XML cannot hold (:func:`xml_text`).
-    """
 
-    def scalar(attrs: dict) -> dict:
-        out = {}
-        for key, value in attrs.items():
-            if value is None:
-                continue
-            out[key] = xml_text(json.dumps(value, ensure_ascii=False) if isinstance(value, (list, dict)) else value)
-        return out
-
+def to_graphml_graph(graph: nx.MultiDiGraph | SortedGraph) -> nx.MultiDiGraph:
+    """The graph as GraphML holds it, and as Gephi, yEd and Cytoscape show it (see
+    :func:`_graphml_node`, :func:`_graphml_edges`); lists and dicts become JSON strings and
+    ``None`` values are left out; ids and strings lose the characters XML cannot hold."""
+    source = sorted_graph(graph)
     out = nx.MultiDiGraph()
-    for node, attrs in sorted(graph.nodes(data=True), key=lambda n: n[0]):
-        attrs = dict(attrs)
-        kind, name = attrs.pop("label", None), attrs.pop("name", None)
-        out.add_node(xml_text(node), **scalar({"label": name if name is not None else node, "type": kind, **attrs}))
-    edges = sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3])
-    for number, (u, v, k, attrs) in enumerate(edges):
-        out.add_edge(xml_text(u), xml_text(v), key=xml_text(k), **scalar({**attrs, "id": f"e{number}"}))
+    for node, attrs in source.nodes():
+        node, data = _graphml_node(node, attrs)
+        out.add_node(node, **data)
+    for u, v, k, data in _graphml_edges(source):
+        out.add_edge(u, v, key=k, **data)
     return out
 
 
@@ -168,10 +193,8 @@ def to_graphml_graph(graph: nx.MultiDiGraph) -> nx.MultiDiGraph:
 _GRAPHML_TYPES = ((bool, "boolean"), (int, "long"), (float, "double"), (str, "string"))
 
 
-def _graphml_type(values: Iterable[Any]) -> str:
-    """One GraphML type for all values of an attribute; ``string`` when they differ."""
-    kinds = {next(name for kind, name in _GRAPHML_TYPES if isinstance(v, kind)) for v in values}
-    return kinds.pop() if len(kinds) == 1 else "string"
+def _graphml_kind(value: Any) -> str:
+    return next(name for kind, name in _GRAPHML_TYPES if isinstance(value, kind))
 
 
 def _graphml_value(value: Any) -> str:
@@ -183,8 +206,10 @@ def _graphml_value(value: Any) -> str:
     return escape(text, {"\r": "&#13;"})
 
 
-def iter_graphml(graph: nx.MultiDiGraph) -> Iterator[str]:
-    """The lines of the GraphML file of ``graph`` (see :func:`to_graphml_graph`).
+def iter_graphml(graph: nx.MultiDiGraph | SortedGraph) -> Iterator[str]:
+    """The lines of the GraphML file of ``graph`` (see :func:`to_graphml_graph`), streamed:
+    a first pass over the graph finds each attribute's type (``string`` when its values'
+    types differ), the second writes nodes and edges.
 
     Key ids are ``node_<name>`` and ``edge_<name>``, never the ``d0``, ``d1`` ... that
     Gephi reads by position (it takes the node key ``d3`` and the edge key ``d7`` as labels,
@@ -214,41 +239,42 @@ def iter_graphml(graph: nx.MultiDiGraph) -> Iterator[str]:
     """
     from xml.sax.saxutils import quoteattr
 
-    simple = to_graphml_graph(graph)
-    node_values: dict[str, list] = {}
-    for _, attrs in simple.nodes(data=True):
-        for key, value in attrs.items():
-            node_values.setdefault(key, []).append(value)
-    edge_values: dict[str, list] = {}
-    for _, _, attrs in simple.edges(data=True):
-        for key, value in attrs.items():
+    source = sorted_graph(graph)
+    kinds: dict[str, dict[str, set[str]]] = {"node": {}, "edge": {}}
+    for node, attrs in source.nodes():
+        for key, value in _graphml_node(node, attrs)[1].items():
+            kinds["node"].setdefault(key, set()).add(_graphml_kind(value))
+    for _, _, _, data in _graphml_edges(source):
+        for key, value in data.items():
             if key != "id":
-                edge_values.setdefault(key, []).append(value)
+                kinds["edge"].setdefault(key, set()).add(_graphml_kind(value))
     yield '<?xml version="1.0" encoding="UTF-8"?>\n'
     yield ('<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
            'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
            'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
-    for scope, values in (("node", node_values), ("edge", edge_values)):
-        for key, seen in values.items():
+    for scope, found in kinds.items():
+        for key, seen in found.items():
+            kind = next(iter(seen)) if len(seen) == 1 else "string"
             yield (f'  <key id={quoteattr(f"{scope}_{key}")} for="{scope}" attr.name={quoteattr(key)} '
-                   f'attr.type="{_graphml_type(seen)}"/>\n')
+                   f'attr.type="{kind}"/>\n')
     yield '  <graph id="G" edgedefault="directed">\n'
-    for node, attrs in simple.nodes(data=True):
+    for node, attrs in source.nodes():
+        node, data = _graphml_node(node, attrs)
         yield f"    <node id={quoteattr(node)}>\n"
-        for key, value in attrs.items():
+        for key, value in data.items():
             yield f'      <data key={quoteattr("node_" + key)}>{_graphml_value(value)}</data>\n'
         yield "    </node>\n"
-    for u, v, attrs in simple.edges(data=True):
-        yield f"    <edge id={quoteattr(attrs['id'])} source={quoteattr(u)} target={quoteattr(v)}>\n"
-        for key, value in attrs.items():
+    for u, v, _, data in _graphml_edges(source):
+        yield f"    <edge id={quoteattr(data['id'])} source={quoteattr(u)} target={quoteattr(v)}>\n"
+        for key, value in data.items():
             if key != "id":
                 yield f'      <data key={quoteattr("edge_" + key)}>{_graphml_value(value)}</data>\n'
         yield "    </edge>\n"
     yield "  </graph>\n</graphml>\n"
 
 
-def write_graphml(graph: nx.MultiDiGraph, path: str | Path) -> None:
+def write_graphml(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> None:
     with atomic_open(path) as handle:
         handle.writelines(iter_graphml(graph))
 

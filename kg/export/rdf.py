@@ -100,6 +100,7 @@ from typing import IO, Any, NamedTuple, Union
 import networkx as nx
 from rdflib import Graph, Literal, URIRef
 
+from kg.graphstore import SortedGraph, sorted_graph
 from kg.namespace import KG_BASE, KGO, KGO_IRI
 
 __all__ = [
@@ -447,21 +448,20 @@ def _statement_triples(
         yield from _evidence(ev, base + _path(paper), start, end)
 
 
-def _triples(graph: nx.MultiDiGraph, base: str) -> Iterator[_Triple]:
+def _triples(graph: nx.MultiDiGraph | SortedGraph, base: str) -> Iterator[_Triple]:
     """Every triple of the export, in a fixed order, each subject's triples together.
 
     Nodes come sorted by id, each followed by its out-edges sorted by ``(target,
-    key)``, then by the evidence and statements those created.
+    key)``, then by the evidence and statements those created. ``graph`` is a
+    networkx graph or a :class:`~kg.graphstore.GraphStore` (read as it streams).
     """
     base = _check_base(base)
-    nodes = graph.nodes
-    for node_id in sorted(nodes, key=str):
+    for node_id, attrs, edges in sorted_graph(graph).adjacency():
         u = str(node_id)
         s = base + _path(u)
         later: list[_Triple] = []
-        yield from _node_triples(u, nodes[node_id], s, base, later)
-        edges = graph.out_edges(node_id, keys=True, data=True)
-        for _, target, key, data in sorted(edges, key=lambda e: (str(e[1]), str(e[2]))):
+        yield from _node_triples(u, attrs, s, base, later)
+        for _, target, key, data in edges:
             v, edge_type = str(target), str(data.get("type", key))
             if edge_type in _DIRECT:
                 yield s, _DIRECT[edge_type], base + _path(v)

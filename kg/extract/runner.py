@@ -7,7 +7,9 @@ engine yields exactly what a plain local run yields. At most a few batches
 per worker are in flight, so memory stays bounded however long the input.
 
 An :class:`ExtractionCache` keeps records by paper id, abstract and pipeline
-fingerprint: a re-run with more papers extracts only the new ones. It stores
+fingerprint: a re-run with more papers extracts only the new ones, and a re-run
+that finds every paper there loads no pipeline and starts no worker (they are
+started at the first paper the cache lacks). It stores
 JSON data (:func:`kg.types.extraction_to_json`), never pickles: a crafted cache
 file can at worst give wrong records, never run code.
 
@@ -33,7 +35,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import lru_cache
 from itertools import islice
 from multiprocessing import get_context
@@ -294,20 +296,23 @@ def extract_all(
     elif engine != "local":
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     elif workers <= 1:
-        nlp = load_pipeline(config_str)
 
         def run(batch: list[Paper]) -> list[Extraction | ReadIssue]:
+            nlp = load_pipeline(config_str)  # on the first paper the cache lacks (then lru-cached)
             return extract_guarded(batch, nlp, batch_size, record_timeout)
 
         yield from _with_cache(papers, cache, run, batch_size)
     else:
-        context = get_context("spawn")
-        with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_init,
-                                 initargs=(config_str, os.getpid())) as pool:
+        with ExitStack() as stack:
+            pools: list[ProcessPoolExecutor] = []
 
             def run(batch: list[Paper]) -> list[Extraction | ReadIssue]:
+                if not pools:  # started on the first paper the cache lacks: each worker loads the pipeline
+                    pools.append(stack.enter_context(ProcessPoolExecutor(
+                        workers, mp_context=get_context("spawn"), initializer=_worker_init,
+                        initargs=(config_str, os.getpid()))))
                 shards = _batches(batch, batch_size)
-                submit = lambda b: pool.submit(extract_batch, b, config_str, batch_size, record_timeout)  # noqa: E731
+                submit = lambda b: pools[0].submit(extract_batch, b, config_str, batch_size, record_timeout)  # noqa: E731
                 return list(_ordered(submit, shards, workers * 2))
 
             yield from _with_cache(papers, cache, run, shard)
@@ -317,21 +322,18 @@ def _dask(papers, config, workers, batch_size, scheduler, cache, shard, record_t
     # Without the dask extra this raises ModuleNotFoundError; the CLI names the extra (kg.extras).
     from dask.distributed import Client, LocalCluster
 
-    cluster = None
-    if scheduler is None:
-        cluster = LocalCluster(n_workers=max(workers, 1), threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-    client = Client(scheduler or cluster)
-    try:
-        size = max(len(client.scheduler_info().get("workers", {})), 1)
+    with ExitStack() as stack:
+        clients: list[Client] = []
 
         def run(batch: list[Paper]) -> list[Extraction]:
+            if not clients:  # connected on the first paper the cache lacks
+                cluster = scheduler or stack.enter_context(LocalCluster(
+                    n_workers=max(workers, 1), threads_per_worker=1, processes=True, dashboard_address=None))
+                clients.append(stack.enter_context(Client(cluster)))
+            client = clients[0]
+            size = max(len(client.scheduler_info().get("workers", {})), 1)
             shards = _batches(batch, batch_size)
             submit = lambda b: client.submit(extract_batch, b, config, batch_size, record_timeout, pure=False)  # noqa: E731
             return list(_ordered(submit, shards, size * 2))
 
         yield from _with_cache(papers, cache, run, shard)
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()

@@ -79,3 +79,41 @@ def test_process_dirs_of_processes_that_are_gone_are_removed(tmp_path):
     fresh = process_dir(tmp_path, ".tmp-")
     assert fresh.name.startswith(f".tmp-{os.getpid()}-") and stat.S_IMODE(fresh.stat().st_mode) == 0o700
     assert not orphan.exists() and all(path.exists() for path in others)
+
+
+def _awkward_graph():
+    """Values every writer must render as networkx does: markup, quotes, line breaks, empty
+    strings, booleans, floats, None, nested lists, non-ASCII, a node without attributes."""
+    g = nx.MultiDiGraph()
+    g.add_node("paper:2", label="Paper", name='A & B <"C">', abstract="line\nbreak\ttab\r", year=2025,
+               authors=["Zoë", "O'Neil"], doi=None, score=0.5, generic=True)
+    g.add_node("entity:ü", label="Method", name="", aliases=[], proposed_by=["paper:2"])
+    g.add_node("bare")
+    g.add_edge("paper:2", "entity:ü", key="MENTIONS", type="MENTIONS", mentions=[{"start": 0, "end": 1}], count=1)
+    g.add_edge("paper:2", "bare", key="X&Y", type="X&Y")
+    g.add_edge("entity:ü", "paper:2", key="USES", type="USES", support=2, evidence=[{"paper": "p", "start": 1}])
+    return g
+
+
+@pytest.mark.parametrize("graph", [_awkward_graph(), nx.MultiDiGraph()], ids=["awkward", "empty"])
+def test_streamed_writers_equal_networkx_writers(tmp_path, graph):
+    """write_node_link and write_graphml stream: node-link JSON is what networkx writes of the sorted
+    graph, and networkx reads back from the GraphML the graph as GraphML holds it."""
+    import json
+
+    from kg.export.files import to_graphml_graph, write_graphml
+
+    write_node_link(graph, tmp_path / "graph.json")
+    ordered = nx.MultiDiGraph()
+    ordered.add_nodes_from(sorted(graph.nodes(data=True), key=lambda n: n[0]))
+    ordered.add_edges_from(sorted(graph.edges(keys=True, data=True), key=lambda e: e[:3]))
+    expected = json.dumps(nx.node_link_data(ordered, edges="edges"), ensure_ascii=False, indent=1)
+    assert (tmp_path / "graph.json").read_text("utf-8") == expected
+
+    write_graphml(graph, tmp_path / "graph.graphml")
+    back = nx.read_graphml(tmp_path / "graph.graphml", force_multigraph=True)
+    expected = to_graphml_graph(graph)
+    assert list(back.nodes(data=True)) == list(expected.nodes(data=True))
+    assert [(u, v, data) for u, v, data in back.edges(data=True)] == \
+        [(u, v, {k: x for k, x in data.items() if k != "id"}) for u, v, data in expected.edges(data=True)]
+    assert [k for _, _, k in back.edges(keys=True)] == [data["id"] for _, _, data in expected.edges(data=True)]

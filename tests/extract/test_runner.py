@@ -43,6 +43,25 @@ def test_cache_extracts_only_new_papers_and_equals_a_full_run(tmp_path, papers, 
     assert first == local[:10] and again == local
 
 
+
+@pytest.mark.parametrize("engine", ["local", "dask"])
+def test_cache_with_every_paper_starts_no_worker(tmp_path, papers, local, engine):
+    """Workers (and a Dask cluster) are started at the first paper the cache lacks, not before."""
+    import multiprocessing
+
+    if engine == "dask":
+        pytest.importorskip("dask.distributed")
+    cache = ExtractionCache(tmp_path / "c.sqlite", pipeline_fingerprint())
+    cold = extract_all(papers[:4], cache=cache, workers=2, engine=engine, batch_size=2)
+    assert next(cold) == local[0]
+    assert multiprocessing.active_children()  # the check can fail: a missing paper starts them
+    assert list(cold) == local[1:4]
+    warm = extract_all(papers[:4], cache=cache, workers=2, engine=engine, batch_size=2)
+    assert next(warm) == local[0]
+    assert multiprocessing.active_children() == []
+    assert list(warm) == local[1:4]
+
+
 def test_cache_is_keyed_by_pipeline_and_abstract(tmp_path, papers):
     cache = ExtractionCache(tmp_path / "c.sqlite", "fingerprint-a")
     list(extract_all(papers[:2], cache=cache))
