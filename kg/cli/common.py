@@ -8,6 +8,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
+import click
 from rich.console import Console
 from rich.markup import escape
 
@@ -104,6 +105,21 @@ def tab_separated(columns, rows) -> str:
         return text
 
     return "\n".join("\t".join(cell(value) for value in row) for row in [list(columns), *rows])
+
+
+def print_table(columns: list[str], rows: list[tuple], *, no_wrap_first: bool = True) -> None:
+    """A table on a terminal (rich), tab-separated lines in a pipe (:func:`tab_separated`)."""
+    if not stdout_is_terminal():
+        click.echo(tab_separated(columns, rows))
+        return
+    from rich.table import Table
+
+    table = Table(show_edge=False, header_style="bold")
+    for n, column in enumerate(columns):
+        table.add_column(column, no_wrap=no_wrap_first and n == 0)
+    for row in rows:
+        table.add_row(*(str(cell) for cell in row))
+    Console().print(table)
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kg.cli.common import (
-    EXIT_FAILED, err, require_complete_build, stdout_is_terminal, stop_on_sigterm, tab_separated,
+    EXIT_FAILED, err, print_table, require_complete_build, stdout_is_terminal, stop_on_sigterm, tab_separated,
 )
 from kg.cli.query_sparql import sparql
 
@@ -98,16 +98,4 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
 def _list_examples(queries) -> None:
     """The example queries: a table on a terminal, tab-separated lines in a pipe (as in sparql)."""
     rows = [(q.name, ", ".join(f"${name}" for name in q.params) or "-", q.question) for q in queries]
-    if not stdout_is_terminal():
-        click.echo(tab_separated(["name", "parameters", "question"], rows))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(show_edge=False, header_style="bold")
-    table.add_column("name", no_wrap=True)
-    table.add_column("parameters")
-    table.add_column("question")
-    for row in rows:
-        table.add_row(*row)
-    Console().print(table)
+    print_table(["name", "parameters", "question"], rows)

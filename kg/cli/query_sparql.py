@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from kg.cli.common import (
-    EXIT_FAILED, EXIT_OK, err, require_complete_build, stdout_is_terminal, tab_separated,
+    EXIT_FAILED, EXIT_OK, err, print_table, require_complete_build, stdout_is_terminal, tab_separated,
 )
 
 FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
@@ -104,20 +104,7 @@ def sparql(graph, query_text, query_file, example, list_examples, show_query, fm
 
 
 def _list_examples(sp) -> None:
-    if not stdout_is_terminal():
-        rows = [(e.name, e.form, e.question) for e in sp.examples()]
-        click.echo(tab_separated(["name", "form", "question"], rows))
-        return
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(show_edge=False, header_style="bold")
-    table.add_column("name", no_wrap=True)
-    table.add_column("form")
-    table.add_column("question")
-    for example in sp.examples():
-        table.add_row(example.name, example.form, example.question)
-    Console().print(table)
+    print_table(["name", "form", "question"], [(e.name, e.form, e.question) for e in sp.examples()])
 
 
 if __name__ == "__main__":  # python -m kg.cli.query_sparql
