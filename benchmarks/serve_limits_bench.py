@@ -32,7 +32,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-from kg.serve import Limits, SparqlServer, rss_bytes
+from kg.query.serve import Limits, SparqlServer
+from kg.query.serve.process import rss_bytes
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = "SELECT * WHERE { ?a ?b ?c . ?d ?e ?f } ORDER BY ?c ?f ?a"

@@ -62,7 +62,6 @@ def _build_key() -> str:
             path.is_file()
             and "__pycache__" not in path.parts
             and relative.parts[:2] not in (("kg", "query"), ("kg", "cli"), ("kg", "viz"))
-            and relative != Path("kg/serve.py")
         ):
             digest.update(str(relative).encode())
             digest.update(path.read_bytes())

@@ -86,6 +86,7 @@ def test_the_wheel_ships_the_ontology_and_stays_small(tmp_path):
     (wheel,) = tmp_path.glob("research_kg-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {"kg/ontology/kg.ttl", "kg/ontology/shapes.ttl", "kg/ontology/README.md"} <= names
+    assert {f"kg/query/serve/assets/page.{ext}" for ext in ("html", "js", "css")} <= names  # kg serve's page
     # what kg build loads is in; the pipelines only kg evaluate --pipeline uses are not (issue 15)
     assert "kg/extract/models/entities/config.cfg" in names
     assert not any("scierc" in n or "tdmsci" in n for n in names if n.startswith("kg/extract/models"))

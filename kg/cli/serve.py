@@ -48,8 +48,8 @@ def serve(graph, host, port, timeout, max_result_mb, max_concurrent, max_per_cli
       curl -H 'Accept: text/csv' --data-urlencode \\
         'query=SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }' http://127.0.0.1:7878/sparql
     """
-    from kg.serve import Limits, ServeError
-    from kg.serve import serve as run_server
+    from kg.query.serve import Limits, ServeError
+    from kg.query.serve import serve as run_server
 
     require_complete_build(graph)
 

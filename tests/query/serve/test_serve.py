@@ -37,7 +37,8 @@ from SPARQLWrapper import GET, JSON, POST, TURTLE, SPARQLWrapper
 
 from kg.cli.serve import serve as serve_command
 from kg.query import sparql
-from kg.serve import Limits, SparqlServer, accept_header, rss_bytes
+from kg.query.serve import Limits, SparqlServer, accept_header
+from kg.query.serve.process import rss_bytes
 
 http_request, get_query = fixtures.http, fixtures.get_query
 KGO = "https://w3id.org/kg/ontology#"
