@@ -45,6 +45,8 @@ _TOKEN = re.compile(
     r"|(?P<dollar>\$)"
     r"|(?P<bold>\*\*|__(?=\w)|(?<=\w)__)"
     r"|(?P<italic>(?<![\w*])\*(?=[^\s*])|(?<=[^\s*])\*(?![\w*]))"
+    # _a term_ (Markdown italics): only as a closed pair outside math, not x_i or \ell_\infty
+    r"|(?P<underscored>(?<![\w$\\{^_])_(?P<underscored_text>[A-Za-z][^_$\n]{0,80}?(?<=[^\s\\]))_(?![\w_]))"
     r"|(?P<quotes>``|'')"
     r"|(?P<tilde>(?<=\S)~(?=\S))"
     r"|(?P<brace>[{}])"
@@ -125,6 +127,10 @@ def clean_text(raw: str) -> CleanText:
             out.copy(raw, match.start("style_text"), match.end("style_text"))
             if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
                 emphasis.append((begin, out.size, "bold"))
+        elif kind == "underscored":
+            begin = out.size
+            out.copy(raw, match.start("underscored_text"), match.end("underscored_text"))
+            emphasis.append((begin, out.size, "italic"))
         elif kind == "escaped":
             out.replace(match.group("escaped_char"), match.start(), match.end())
         elif kind == "command":

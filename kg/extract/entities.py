@@ -29,7 +29,8 @@ from kg.extract.models import model_path
 from kg.extract.vocabulary import Vocabulary
 from kg.ids import name_key, singular_name
 
-__all__ = ["EntityRecognizer", "candidate_groups", "entity_features", "is_name_like", "type_of_phrase"]
+__all__ = ["EntityRecognizer", "candidate_groups", "emphasized_spans", "entity_features", "is_name_like",
+           "type_of_phrase"]
 
 
 SIZE = re.compile(r"^\d+(?:\.\d+)?[BMKT]$|^\d+x\d+(?:\.\d+)?[BM]$", re.IGNORECASE)
@@ -71,6 +72,7 @@ class Candidate:
     priority: float
     kb_id: str = ""
     source: str = ""
+    coined: bool = False  # a word the field has not used, where a paper names something (``dubbed X``)
 
     def __post_init__(self) -> None:
         self.source = self.source or _SOURCES.get(self.priority, "other")  # type: ignore[call-overload]
@@ -228,6 +230,7 @@ class EntityRecognizer:
             *self._defined(doc),
             *self._names(doc),
             *self._before_dataset_heads(doc),
+            *self._emphasized(doc),
             *(self._title_phrases(doc) if self.rule_phrases else ()),
             *(self._head_phrases(doc) if self.rule_phrases else ()),
         ]
@@ -255,6 +258,14 @@ class EntityRecognizer:
             while end - span.start > 1 and _is_measurement(doc[end - 1]):
                 end -= 1  # "FID 5.17": the value is not part of the name
             yield Candidate(span.start, end, span.label_, self.learned_priority, source="learned")
+
+    def _emphasized(self, doc: Doc):
+        """Terms the authors set in italics or bold (``we introduce *topological parallax*``):
+        a paper emphasises the names it coins; the learned decision says which are names."""
+        for span in emphasized_spans(doc):
+            if span[-1].pos_ in ("NOUN", "PROPN") or is_name_like(span.text, self.vocab):
+                yield Candidate(span.start, span.end, type_of_phrase(span, self.vocab), PRIORITY_TITLE,
+                                source="emphasis")
 
     def _redefined(self, doc: Doc) -> set[str]:
         """Catalogue acronyms the text defines as something else: ``SAM`` for sharpness-aware
@@ -379,9 +390,15 @@ class EntityRecognizer:
         for token in doc:
             if token.text in named:
                 end = self._strip_suffixes(doc, token.i, self._glued_run(doc, token.i)[1])
-                while end < len(doc) and self._is_title_word(doc[end]) and doc[end].sent == token.sent:
-                    end += 1  # dubbed Displacement Interpolation Transport Model
-                yield Candidate(token.i, self._with_size(doc, end)[0], None, PRIORITY_NAME)
+                while end < len(doc) and doc[end].sent == token.sent and (
+                    self._is_title_word(doc[end])
+                    or (doc[end].lower_ in ("and", "of", "for", "-") and end + 1 < len(doc)
+                        and self._is_title_word(doc[end + 1]) and doc[end + 1].sent == token.sent)
+                ):
+                    end += 1  # dubbed Displacement Interpolation Transport Model, Fast and Forgetful Memory
+                end = self._with_size(doc, end)[0]
+                coined = term_frequency(doc[token.i:end].text) == 0
+                yield Candidate(token.i, end, None, PRIORITY_NAME, coined=coined)
         i = 0
         texts = self._texts
         while i < len(doc):
@@ -599,8 +616,8 @@ class EntityRecognizer:
         for group in groups.values():
             p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, set(groups)))
             none = self.decider.classes.index("none")
-            if p[none] >= self.threshold:
-                continue
+            if p[none] >= self.threshold and not any(c.coined for c in group):
+                continue  # a word coined where the paper names something stays, whatever the decision
             p[none] = -1.0
             label = self.decider.classes[int(p.argmax())]
             for c in group:
@@ -741,6 +758,34 @@ def candidate_groups(doc: Doc, chosen: list[Candidate]) -> dict[str, list[Candid
     return groups
 
 
+def emphasized_spans(doc: Doc, max_tokens: int = 6) -> list[Span]:
+    """The italic or bold phrases of ``doc`` (the cleaner's ``kg_emphasis``) of one to
+    ``max_tokens`` tokens, without determiners or punctuation at their edges; single letters
+    (bold-letter acronyms) and phrases without a word left out."""
+    found = []
+    for start, end, _ in doc._.kg_emphasis:
+        span = doc.char_span(start, end, alignment_mode="contract")  # not the word of a bold letter
+        if span is None:
+            continue
+        while len(span) and (span[0].is_punct or span[0].tag_ in ("DT", "PRP$")):
+            span = span[1:]
+        while len(span) and span[-1].is_punct and span[-1].text != ")":
+            span = span[:-1]
+        if 1 <= len(span) <= max_tokens and len(span.text) > 2 and any(t.is_alpha and not t.is_stop for t in span):
+            found.append(span)
+    return found
+
+
+def _after_acronym(doc: Doc, start: int, end: int) -> int | None:
+    """The token after a name's parenthesised acronym (``Marginal Ratio (MR) estimator``), or
+    after the acronym itself (``(MR) estimator``); None when there is none."""
+    if end + 3 < len(doc) and doc[end].text == "(" and doc[end + 2].text == ")":
+        return end + 3
+    if 0 < start and end + 1 < len(doc) and doc[start - 1].text == "(" and doc[end].text == ")":
+        return end + 1
+    return None
+
+
 def _bucket(n: int, edges: tuple[int, ...]) -> str:
     return next((str(e) for e in edges if n <= e), f">{edges[-1]}")
 
@@ -799,6 +844,9 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
         feats.append("generic")
     if is_variant(name_key(text), names):
         feats += ["variant", f"variant|{first.label}"]
+    emphasized = {(s.start, s.end) for s in emphasized_spans(doc)}
+    if any((c.start, c.end) in emphasized for c in group):
+        feats += ["emphasized", f"emphasized|{first.label}"]
     df = _bucket(term_frequency(text), (0, 9, 49, 199))
     feats += [f"field_df={df}", f"field_df={df}|{first.label}"]
     title = doc._.kg_title.lower() if doc.has_extension("kg_title") else ""
@@ -810,4 +858,8 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
         if c.end < len(doc):
             feats.append(f"next={doc[c.end].lower_}")
             feats.append(f"next={doc[c.end].lower_}|{first.label}")
+        after = _after_acronym(doc, c.start, c.end)
+        if after is not None:  # the Marginal Ratio (MR) estimator: the word after the acronym
+            feats.append(f"next_acronym={doc[after].lower_}")
+            feats.append(f"next_acronym={doc[after].lower_}|{first.label}")
     return sorted(set(feats))

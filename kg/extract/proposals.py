@@ -21,7 +21,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.abbreviations import is_short_form
-from kg.extract.entities import is_name_like, is_variant, type_of_phrase
+from kg.extract.entities import emphasized_spans, is_name_like, is_variant, type_of_phrase
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
@@ -85,6 +85,7 @@ class ProposalFinder:
         proposed, reasons = self._by_patterns(doc, entities)
         if self.classifier is not None:
             proposed = self._decide(doc, entities, proposed, reasons)
+            entities, proposed = self._with_unlisted_variants(doc, entities, proposed)
         relabeled = []
         for index, ent in enumerate(entities):
             label = proposed.get(index) or ent.label_
@@ -122,6 +123,32 @@ class ProposalFinder:
             if index not in decided and not ent.kb_id_ and is_variant(name_key(ent.text), chosen):
                 decided[index] = proposed.get(index)
         return decided
+
+    @staticmethod
+    def _with_unlisted_variants(doc: Doc, entities: list[Span], proposed: dict) -> tuple[list[Span], dict]:
+        """``AtSpeed-S`` written beside a proposed ``AtSpeed`` names a part of the proposal even
+        when the entity decision left it out: add it, proposed, with the type of its base."""
+        bases = {entities[i].text: entities[i] for i in proposed if len(entities[i]) == 1}
+        taken = {t for e in entities for t in range(e.start, e.end)}
+        added = []
+        for token in doc:
+            base = bases.get(token.text)
+            i = token.i
+            if base is None or i + 2 >= len(doc) or token.whitespace_ or doc[i + 1].text != "-":
+                continue
+            end = i + 1
+            while end + 1 < len(doc) and doc[end].text == "-" and not doc[end].whitespace_ and doc[end + 1].is_alpha:
+                end += 2
+            if end > i + 1 and not taken.intersection(range(i, end)):
+                added.append(Span(doc, i, end, label=base.label_))
+                taken.update(range(i, end))
+        if not added:
+            return entities, proposed
+        merged = sorted([*entities, *added], key=lambda s: s.start)
+        position = {(s.start, s.end): n for n, s in enumerate(merged)}
+        kept = {position[(entities[i].start, entities[i].end)]: kind for i, kind in proposed.items()}
+        kept.update({position[(s.start, s.end)]: None for s in added})
+        return merged, kept
 
     def _nameable(self, ent: Span) -> bool:
         return is_name_like(ent.text, self.vocab) or ent.text[:1].isupper()
@@ -302,6 +329,9 @@ def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reason
         feats.append("generic")
     if is_variant(name_key(text), by_pattern):
         feats.append("variant_of_proposed")  # AtSpeed-S beside AtSpeed
+    emphasized = {(s.start, s.end) for s in emphasized_spans(doc)}
+    if any((s.start, s.end) in emphasized for s in spans):
+        feats.append("emphasized")  # we introduce *topological parallax*
     feats.append(f"field_df={_bucket(term_frequency(text), (0, 9, 49))}")
     title = doc._.kg_title.lower()
     if title and text.lower() in title:

@@ -37,7 +37,7 @@ from kg.extract.models import model_path
 from kg.extract.sentences import spans_by_sentence
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 
-__all__ = ["RelationFinder", "pair_candidates", "pair_features", "OBJECT_TYPES", "SUBJECT_TYPES"]
+__all__ = ["RelationFinder", "main_proposals", "pair_candidates", "pair_features", "OBJECT_TYPES", "SUBJECT_TYPES"]
 
 if not Doc.has_extension("kg_relations"):
     Doc.set_extension("kg_relations", default=[])
@@ -104,18 +104,29 @@ def _bucket(n: int) -> str:
     return "0" if n <= 0 else "1" if n == 1 else "2" if n == 2 else "3-5" if n <= 5 else "6-10" if n <= 10 else ">10"
 
 
-def pair_candidates(doc: Doc, entities: list[Span], main: Span | None) -> Iterator[tuple[Span, Span, Span, bool]]:
+def main_proposals(proposed: list[Span], limit: int = 2) -> list[Span]:
+    """The paper's proposed methods or models (distinct names, in order; at most ``limit``),
+    else its first proposal of any type: the subjects of ``we ...`` sentences."""
+    mains: list[Span] = []
+    for span in proposed:
+        if span.label_ in _ACTORS and all(span.text.lower() != m.text.lower() for m in mains):
+            mains.append(span)
+    return mains[:limit] or proposed[:1]
+
+
+def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterator[tuple[Span, Span, Span, bool]]:
     """(subject, object, sentence, virtual) for every pair worth a decision; ``virtual``:
-    the subject is the proposal, named elsewhere in the abstract."""
+    the subject is a proposal (``mains``), named elsewhere in the abstract."""
     for sent, inside in spans_by_sentence(doc, entities):
         for a in inside:
             for b in inside:
                 if a is not b and a.text.lower() != b.text.lower() and _fits(a.label_, b.label_):
                     yield a, b, sent, False
-        if main is not None and not any(e.text.lower() == main.text.lower() for e in inside):
-            for b in inside:
-                if _fits(main.label_, b.label_):
-                    yield main, b, sent, True
+        for main in mains:
+            if not any(e.text.lower() == main.text.lower() for e in inside):
+                for b in inside:
+                    if _fits(main.label_, b.label_) and b.text.lower() not in {m.text.lower() for m in mains}:
+                        yield main, b, sent, True
 
 
 def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, proposed: set[tuple[int, int]],
@@ -154,6 +165,16 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
                 feats.append(f"virtual|trig_sent={name}|{types}")
     if _WE & words:
         feats += ["sent_we", f"sent_we|{types}"] + ([f"virtual|sent_we|{types}"] if virtual else [])
+    # a sentence before the proposal is first named tells of earlier work, not of the proposal
+    first = min((start for start, _ in proposed), default=None)
+    position = "none" if first is None else "before" if sent.end_char <= first else "after"
+    feats += [f"sent_pos={position}", f"sent_pos={position}|{types}"]
+    if virtual:
+        feats.append(f"virtual|sent_pos={position}")
+    verb = next((t.lower_ for t in reversed(doc[sent.start:b.start]) if t.pos_ == "VERB"), None)
+    if verb is not None:  # evaluated on X, outperforms X, built on X: the verb governing the object
+        feats += [f"verb_before_obj={verb}", f"verb_before_obj={verb}|{types}"]
+    feats += [f"obj_head={b[-1].lower_}|{types}", f"subj_head={a[-1].lower_}|{types}"]
     title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
     if title and b.text.lower() in title:
         feats.append(f"b_in_title|{types}")
@@ -175,19 +196,21 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
     assigns=["doc._.kg_relations"],
     requires=["doc.spans"],
     default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "relations.npz",
-                    "threshold": 0.5},
+                    "threshold": 0.5, "max_subjects": 1},
 )
 def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
-                         threshold: float):
-    return RelationFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold)
+                         threshold: float, max_subjects: int):
+    return RelationFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold,
+                          max_subjects=max_subjects)
 
 
 class RelationFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, model: str = "relations.npz",
-                 threshold: float = 0.5) -> None:
+                 threshold: float = 0.5, max_subjects: int = 1) -> None:
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.threshold = threshold
+        self.max_subjects = max_subjects  # proposals paired with the entities of every sentence
         self.model_path = model_path(model)
         self._model: LinearModel | None = None
 
@@ -202,12 +225,12 @@ class RelationFinder:
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
-        main = next((p for p in proposed_spans if p.label_ in _ACTORS), proposed_spans[0] if proposed_spans else None)
+        mains = main_proposals(proposed_spans, self.max_subjects)
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
         best: dict[tuple[str, str, str], tuple[float, tuple]] = {}
         classes = self.classifier.classes
         words: dict[int, frozenset[str]] = {}
-        for a, b, sent, virtual in pair_candidates(doc, entities, main):
+        for a, b, sent, virtual in pair_candidates(doc, entities, mains):
             if sent.start not in words:
                 words[sent.start] = frozenset(t.lower_ for t in sent)
             direct = None if virtual else direct_predicate(doc, a, b)

@@ -14,6 +14,8 @@ from kg.extract.clean import clean_text, find_urls
         (r"a $\min$-$\max$ problem", "a min-max problem"),
         ("a ``strong ticket''", 'a "strong ticket"'),
         ("we introduce *TRON*, a model", "we introduce TRON, a model"),
+        ("This method, _filter GLOB_, infers", "This method, filter GLOB, infers"),
+        (r"bias of $\ell_\infty$ and $x_i$ in snake_case", "bias of ℓ_∞ and x_i in snake_case"),
         (r"up to 50\% faster", "up to 50% faster"),
         ("plain text stays", "plain text stays"),
     ],
@@ -77,3 +79,9 @@ def test_a_leading_abstract_heading_is_dropped_and_offsets_still_map(raw, clean)
     assert result.text == clean
     start, end = result.raw_span(0, len(result.text))
     assert raw[start:end] == clean
+
+
+def test_markdown_underscores_mark_italics_only_as_a_closed_pair():
+    c = clean_text(r"we call it _span glue_ and keep $a_b$, x_i and _unclosed")
+    assert [c.text[s:e] for s, e, kind in c.emphasis] == ["span glue"]
+    assert "_unclosed" in c.text and "a_b" in c.text

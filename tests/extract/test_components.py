@@ -214,3 +214,62 @@ def test_variants_of_a_proposed_name_are_proposed(nlp):
     found = proposed(doc)
     assert {"GLORV-SSL", "GLORV-REP"} <= found, found
     assert "QuibbleNet" not in found
+
+
+def test_emphasised_terms_are_candidates(nlp):
+    picked = chosen(nlp, "To capture this, we introduce *plinth drift* as a measure of robustness.")
+    assert ("plinth drift", None) in {(text, None) for text, _ in picked}
+
+
+def test_emphasised_spans_lose_articles_and_punctuation_at_their_edges(nlp):
+    from kg.extract.entities import emphasized_spans
+
+    doc = nlp("We define *the grobble index:* a score, and the bold letters **Q**uick stay out.")
+    assert [s.text for s in emphasized_spans(doc)] == ["grobble index"]
+
+
+def test_a_name_given_after_a_naming_verb_keeps_its_conjunction(nlp):
+    picked = chosen(nlp, "We introduce Swift and Lasting Memory, an algorithm-agnostic memory model.")
+    assert any(text == "Swift and Lasting Memory" for text, _ in picked)
+
+
+def test_an_acronym_glued_to_a_dash_stands_alone(nlp):
+    doc = nlp("We propose a new algorithm---Dense Lattice Planning Agent (DLPAX)---for control tasks.")
+    assert "DLPAX" in [t.text for t in doc]
+    assert any(doc.text[s:e] == "DLPAX" for s, e, *_ in doc._.kg_abbreviations)
+
+
+def test_relations_pair_every_proposed_method_with_later_sentences(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import main_proposals, pair_candidates
+
+    doc = nlp.make_doc("We propose Quibblex and Zorbnet. Experiments on Plonk-Bench show gains.")
+    quibblex, zorbnet = Span(doc, 2, 3, label="Method"), Span(doc, 4, 5, label="Method")
+    bench = Span(doc, 8, 11, label="Dataset")
+    assert bench.text == "Plonk-Bench"
+    doc[6].is_sent_start = True
+    mains = main_proposals([quibblex, zorbnet], limit=2)
+    assert [m.text for m in mains] == ["Quibblex", "Zorbnet"]
+    virtual = {(a.text, b.text) for a, b, _, v in pair_candidates(doc, [quibblex, zorbnet, bench], mains) if v}
+    assert virtual == {("Quibblex", "Plonk-Bench"), ("Zorbnet", "Plonk-Bench")}
+    assert [m.text for m in main_proposals([quibblex, zorbnet], limit=1)] == ["Quibblex"]
+
+
+def test_a_variant_the_entity_decision_left_out_is_added_to_the_proposal(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.proposals import ProposalFinder
+
+    doc = nlp.make_doc("We propose ZetRise, which presents the ZetRise-S objective and ZetRise-R loss.")
+    base = Span(doc, 2, 3, label="Method")
+    entities, proposed = ProposalFinder._with_unlisted_variants(doc, [base], {0: None})
+    assert [(e.text, e.label_) for e in entities] == [("ZetRise", "Method"), ("ZetRise-S", "Method"),
+                                                      ("ZetRise-R", "Method")]
+    assert sorted(proposed) == [0, 1, 2]
+
+
+def test_a_word_coined_where_an_abstract_names_something_is_an_entity(nlp):
+    doc = annotate(nlp, "Zugatto is a versatile audio synthesis and transformation model capable of "
+                        "following free-form text instructions.")
+    assert "Zugatto" in {text for text, _ in entities(doc)}
