@@ -46,13 +46,13 @@ from typing import Literal
 
 import networkx as nx
 
-from kg.assemble import ENTITY_LABELS
 from kg.export.files import atomic_open, read_graph, write_graphml, write_jsonl, write_node_link
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
 from kg.graphstore import GraphStore
 from kg.ingest import InputError, read_papers, scan_inputs
 from kg.resolve import Resolver
+from kg.schema import ENTITY_LABELS
 from kg.types import (
     Extraction, FileNote, Paper, PaperRecord, ReadIssue, extraction_from_json, extraction_to_json,
     paper_from_dict,
