@@ -690,7 +690,7 @@ PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 def _write(chunks: Iterable[str], destination: PathOrFile) -> None:
     """Write text chunks as UTF-8 to a path (atomically), a text file or a binary file."""
     if isinstance(destination, (str, os.PathLike)):
-        from kg.export.files import atomic_open
+        from kg.builddir import atomic_open
 
         with atomic_open(destination, "wb") as out:  # a hidden .part, renamed when complete
             for chunk in chunks:

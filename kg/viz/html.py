@@ -271,7 +271,7 @@ def write_html(
     seed: int = 42,
 ) -> Path:
     """Write the interactive page of ``graph`` to ``path``; returns the path."""
-    from kg.export.files import atomic_open
+    from kg.builddir import atomic_open
 
     page = render_html(graph_payload(graph, positions=positions, title=title, seed=seed))
     with atomic_open(path) as handle:

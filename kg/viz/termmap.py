@@ -25,7 +25,7 @@ import networkx as nx
 
 from kg import __version__
 from kg.schema import ENTITY_LABELS, MENTION_EDGES
-from kg.export.files import atomic_open
+from kg.builddir import atomic_open
 from kg.viz.html import TYPE_COLOURS, render_page
 from kg.viz.static import community_colour
 from kg.viz.text import readable
