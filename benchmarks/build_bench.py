@@ -81,11 +81,10 @@ def _child(*args: str) -> dict:
 
 
 def rdflib_baseline(graph_json: Path, kg_seconds: float) -> dict:
-    import networkx as nx
-
+    from kg.builddir import BuildDir
     from kg.export.rdf import to_rdf
 
-    graph = nx.node_link_graph(json.loads(graph_json.read_text("utf-8")), edges="edges")
+    graph = BuildDir(graph_json).read_graph()
     rdf = to_rdf(graph)
     start = time.perf_counter()
     rdf.serialize(format="turtle")
@@ -96,6 +95,8 @@ def rdflib_baseline(graph_json: Path, kg_seconds: float) -> dict:
 
 
 def run(size: int, workers: int, repeat: int, batch_size: int | None, rdflib_max: int, tmp: Path) -> dict:
+    from kg.builddir import BuildDir
+
     corpus = tmp / f"corpus-{size}.jsonl"
     words = 0
     with corpus.open("w", encoding="utf-8") as handle:
@@ -121,7 +122,7 @@ def run(size: int, workers: int, repeat: int, batch_size: int | None, rdflib_max
         "nodes": fastest["nodes"], "edges": fastest["edges"], "entities": fastest["entities"],
     }
     if size <= rdflib_max:
-        result["rdf"] = rdflib_baseline(out / "graph.json", fastest["timings"].get("write graph.ttl", 0))
+        result["rdf"] = rdflib_baseline(BuildDir(out).output("node_link"), fastest["timings"].get("write graph.ttl", 0))
     return result
 
 

@@ -66,6 +66,8 @@ from typing import Any
 
 import networkx as nx
 
+from kg.schema import edge_attributes, node_attributes
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))  # the launcher of the test Neo4j: tests/neo4j_server
 
@@ -111,7 +113,7 @@ RELATION = {
     "Task": "APPLIED_TO",
     "Method": "USES",
 }
-ENTITY_LABELS = ["Dataset", "Model", "Metric", "Task", "Method"]
+ENTITY_LABELS = ["Dataset", "Model", "Metric", "Task", "Method"]  # kg.schema's, in the order drawn
 FILLER_TEXT = (
     "we study the problem of robust learning under distribution shift and show that a simple "
     "objective with careful regularisation improves results across settings while the cost "
@@ -148,7 +150,7 @@ def _zipf(rng: random.Random, n: int, s: float = 1.1) -> int:
 def synthetic_graph(
     target_nodes: int, seed: int = 0, abstract_chars: int = 1000
 ) -> nx.MultiDiGraph:
-    """Papers in the shape of ``docs/graph-schema.md`` until the graph has ``target_nodes`` nodes."""
+    """Papers in the shape of :mod:`kg.schema` until the graph has ``target_nodes`` nodes."""
     rng = random.Random(seed)
     filler = FILLER_TEXT.split()
     g = nx.MultiDiGraph()
@@ -163,18 +165,11 @@ def synthetic_graph(
     def entity(label: str, name: str) -> str:
         eid = "entity:" + _key(name)
         if eid not in g:
-            g.add_node(eid, label=label, name=name)
+            g.add_node(eid, **node_attributes(label, name))
         return eid
 
     def mention(pid: str, eid: str, kind: str, start: int, end: int) -> None:
-        g.add_edge(
-            pid,
-            eid,
-            key=kind,
-            type=kind,
-            mentions=[{"start": start, "end": end}],
-            **({"count": 1} if kind == "MENTIONS" else {}),
-        )
+        g.add_edge(pid, eid, key=kind, **edge_attributes(kind, mentions=[{"start": start, "end": end}]))
         papers_of.setdefault(eid, set()).add(pid)
         mention_count[eid] += 1
 
@@ -207,25 +202,23 @@ def synthetic_graph(
         authors = [
             f"{rng.choice('ABCDEFGHJKLMNPRSTVWZ')}. {rng.choice(SURNAMES)}" for _ in range(4)
         ]
-        g.add_node(
-            pid,
-            label="Paper",
-            name=title,
+        g.add_node(pid, **node_attributes(
+            "Paper",
+            title,
             title=title,
             abstract=text,
             year=year,
             venue=venue,
             doi=doi,
             arxiv_id=arxiv,
-            url=None,
             authors=authors,
             source_path="synthetic.jsonl",
             source_index=i,
-        )
+        ))
         if venue:
             vid = "venue:" + _key(venue)
-            g.add_node(vid, label="Venue", name=venue)
-            g.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", year=year)
+            g.add_node(vid, **node_attributes("Venue", venue))
+            g.add_edge(pid, vid, key="PUBLISHED_IN", **edge_attributes("PUBLISHED_IN", year=year))
         mid = entity("Method", method)
         proposed_by.setdefault(mid, []).append(pid)
         mention(pid, mid, "PROPOSES", *spans[("Method", method)])
@@ -233,39 +226,25 @@ def synthetic_graph(
             mention(pid, entity(label, name), "MENTIONS", *spans[(label, name)])
         target_label, target_name = heads[0]
         rel = "EXTENDS" if target_label == "Method" and i % 2 else RELATION[target_label]
-        g.add_edge(
-            mid,
-            entity(target_label, target_name),
-            key=rel,
-            type=rel,
-            support=1,
-            evidence=[{"paper": pid, "start": 0, "end": spans[heads[0]][1]}],
-        )
+        g.add_edge(mid, entity(target_label, target_name), key=rel, **edge_attributes(
+            rel, support=1, evidence=[{"paper": pid, "start": 0, "end": spans[heads[0]][1]}]))
         if i % 3 == 0:
             cid = f"code:github.com/org{i % 700}/repo-{i}"
-            g.add_node(
-                cid, label="CodeRepository", name=f"https://{cid[5:]}", url=f"https://{cid[5:]}"
-            )
-            g.add_edge(pid, cid, key="HAS_CODE", type="HAS_CODE")
+            g.add_node(cid, **node_attributes("CodeRepository", f"https://{cid[5:]}", url=f"https://{cid[5:]}"))
+            g.add_edge(pid, cid, key="HAS_CODE", **edge_attributes("HAS_CODE"))
         if i % 2 == 0:
             rid = f"result:{pid}:0"
             value = f"{50 + i % 50}.{i % 10}%"
-            g.add_node(
-                rid,
-                label="Result",
-                name=f"{value} accuracy",
-                value=value,
-                metric="accuracy",
-                paper=pid,
-                start=len(text) - 6,
-                end=len(text) - 1,
-            )
-            g.add_edge(pid, rid, key="REPORTS", type="REPORTS")
-            g.add_edge(rid, mid, key="RESULT_OF", type="RESULT_OF")
+            g.add_node(rid, **node_attributes(
+                "Result", f"{value} accuracy", value=value, metric="accuracy", paper=pid,
+                start=len(text) - 6, end=len(text) - 1,
+            ))
+            g.add_edge(pid, rid, key="REPORTS", **edge_attributes("REPORTS"))
+            g.add_edge(rid, mid, key="RESULT_OF", **edge_attributes("RESULT_OF"))
             dataset = entity("Dataset", pools["Dataset"][_zipf(rng, HEAD_POOL)])
-            g.add_edge(rid, dataset, key="RESULT_ON", type="RESULT_ON")
+            g.add_edge(rid, dataset, key="RESULT_ON", **edge_attributes("RESULT_ON"))
             baseline = entity("Model", pools["Model"][_zipf(rng, HEAD_POOL)])
-            g.add_edge(rid, baseline, key="RESULT_AGAINST", type="RESULT_AGAINST")
+            g.add_edge(rid, baseline, key="RESULT_AGAINST", **edge_attributes("RESULT_AGAINST"))
         i += 1
     for node, attrs in g.nodes(data=True):
         if attrs["label"] in RELATION:
@@ -273,6 +252,7 @@ def synthetic_graph(
             attrs.update(
                 aliases=sorted({name.upper(), name + "s"} - {name}),
                 catalogue_id=CATALOGUE.get(name),
+                generic=False,
                 paper_count=len(papers_of.get(node, ())),
                 mention_count=mention_count[node],
                 proposed_by=sorted(proposed_by.get(node, ())),

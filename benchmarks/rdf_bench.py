@@ -49,6 +49,9 @@ from pathlib import Path
 
 import networkx as nx
 
+from kg.assemble import relation_attributes
+from kg.schema import edge_attributes, node_attributes
+
 TRIPLES_PER_PAPER = 100  # measured: ~100 triples per synthetic paper; refined by a dry count
 
 VENUES = ["ICLR", "NeurIPS", "ICML", "ACL", "EMNLP", "CVPR", "AAAI", "KDD"]
@@ -91,7 +94,7 @@ def _key(name: str) -> str:
 
 
 def synthetic_graph(papers: int, seed: int = 0) -> nx.MultiDiGraph:
-    """A graph of ``papers`` synthetic papers in the shape of ``docs/graph-schema.md``."""
+    """A graph of ``papers`` synthetic papers in the shape of :mod:`kg.schema`."""
     rng = random.Random(seed)
     g = nx.MultiDiGraph()
     pools = {
@@ -109,10 +112,8 @@ def synthetic_graph(papers: int, seed: int = 0) -> nx.MultiDiGraph:
     def entity(name: str, label: str) -> str:
         eid = "entity:" + _key(name)
         if eid not in entities:
-            entities[eid] = {
-                "label": label, "name": name, "aliases": [],
-                "catalogue_id": CATALOGUE.get(name), "proposed_by": [],
-            }
+            entities[eid] = node_attributes(label, name, aliases=[], catalogue_id=CATALOGUE.get(name),
+                                            generic=False, proposed_by=[])
         return eid
 
     for i in range(papers):
@@ -149,26 +150,23 @@ def synthetic_graph(papers: int, seed: int = 0) -> nx.MultiDiGraph:
         year = rng.randint(2018, 2025)
         venue = rng.choice(VENUES)
         title = f"{method}: {digest[16:28]} for {picks[-1][1]}"
-        g.add_node(
-            pid, label="Paper", name=title, title=title, abstract=text, year=year, venue=venue,
-            doi=doi, arxiv_id=arxiv, url=None,
+        g.add_node(pid, **node_attributes(
+            "Paper", title, title=title, abstract=text, year=year, venue=venue, doi=doi, arxiv_id=arxiv,
             authors=sorted(rng.sample(authors, 3)), source_path="synthetic", source_index=i,
-        )
+        ))
         vid = "venue:" + _key(venue)
-        g.add_node(vid, label="Venue", name=venue)
-        g.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", year=year)
+        g.add_node(vid, **node_attributes("Venue", venue))
+        g.add_edge(pid, vid, key="PUBLISHED_IN", **edge_attributes("PUBLISHED_IN", year=year))
         mid = entity(method, "Method")
         entities[mid]["proposed_by"].append(pid)
-        g.add_edge(pid, mid, key="PROPOSES", type="PROPOSES",
-                   mentions=[{"start": 11, "end": 11 + len(method)}])
+        g.add_edge(pid, mid, key="PROPOSES", **edge_attributes("PROPOSES", mentions=[{"start": 11, "end": 11 + len(method)}]))
         papers_of.setdefault(mid, set()).add(pid)
         mentions_of[mid] += 1
         targets = []
         for label, name in picks:
             eid = entity(name, label)
             start, end = spans[(label, name)]
-            g.add_edge(pid, eid, key="MENTIONS", type="MENTIONS",
-                       mentions=[{"start": start, "end": end}], count=1)
+            g.add_edge(pid, eid, key="MENTIONS", **edge_attributes("MENTIONS", mentions=[{"start": start, "end": end}]))
             papers_of.setdefault(eid, set()).add(pid)
             mentions_of[eid] += 1
             targets.append((label, eid, start, end))
@@ -186,27 +184,26 @@ def synthetic_graph(papers: int, seed: int = 0) -> nx.MultiDiGraph:
             )
         if rng.random() < 0.4:
             cid = f"code:github.com/org{i % 500}/repo{i}"
-            g.add_node(cid, label="CodeRepository", name=f"https://{cid[5:]}",
-                       url=f"https://{cid[5:]}")
-            g.add_edge(pid, cid, key="HAS_CODE", type="HAS_CODE")
+            g.add_node(cid, **node_attributes("CodeRepository", f"https://{cid[5:]}", url=f"https://{cid[5:]}"))
+            g.add_edge(pid, cid, key="HAS_CODE", **edge_attributes("HAS_CODE"))
         rid = f"result:{pid}:0"
         vstart = text.rindex(value)
-        g.add_node(rid, label="Result", name=f"{value} {picks[-2][1]}", value=value,
-                   metric=picks[-2][1], paper=pid, start=vstart, end=len(text) - 1)
-        g.add_edge(pid, rid, key="REPORTS", type="REPORTS")
-        g.add_edge(rid, mid, key="RESULT_OF", type="RESULT_OF")
+        g.add_node(rid, **node_attributes("Result", f"{value} {picks[-2][1]}", value=value,
+                                          metric=picks[-2][1], paper=pid, start=vstart, end=len(text) - 1))
+        g.add_edge(pid, rid, key="REPORTS", **edge_attributes("REPORTS"))
+        g.add_edge(rid, mid, key="RESULT_OF", **edge_attributes("RESULT_OF"))
         if datasets:
-            g.add_edge(rid, datasets[0][1], key="RESULT_ON", type="RESULT_ON")
+            g.add_edge(rid, datasets[0][1], key="RESULT_ON", **edge_attributes("RESULT_ON"))
         if model and rng.random() < 0.5:
-            g.add_edge(rid, model[0][1], key="RESULT_AGAINST", type="RESULT_AGAINST")
+            g.add_edge(rid, model[0][1], key="RESULT_AGAINST", **edge_attributes("RESULT_AGAINST"))
 
     for (u, v, kind), evidence in relations.items():
-        g.add_edge(u, v, key=kind, type=kind, support=len({e["paper"] for e in evidence}),
-                   evidence=sorted(evidence, key=lambda e: (e["paper"], e["start"], e["end"])))
+        g.add_edge(u, v, key=kind, **relation_attributes(
+            kind, sorted(evidence, key=lambda e: (e["paper"], e["start"], e["end"]))))
     for eid, data in entities.items():
-        data["proposed_by"] = sorted(data["proposed_by"])
-        g.add_node(eid, **data, paper_count=len(papers_of.get(eid, ())),
-                   mention_count=mentions_of[eid])
+        data.update(proposed_by=sorted(data["proposed_by"]), paper_count=len(papers_of.get(eid, ())),
+                    mention_count=mentions_of[eid])
+        g.add_node(eid, **data)
     return g
 
 

@@ -101,6 +101,7 @@ class Generator:
 
 def prepare(papers: int, workdir: Path) -> tuple[Path, Path]:
     """Write the corpus and fill the build's extraction cache; returns (corpus, outdir)."""
+    from kg.builddir import BuildDir
     from kg.extract.runner import ExtractionCache, pipeline_fingerprint
     from kg.ingest import read_papers
 
@@ -109,7 +110,7 @@ def prepare(papers: int, workdir: Path) -> tuple[Path, Path]:
     with corpus.open("w", encoding="utf-8") as handle:
         for i in range(papers):
             handle.write(json.dumps(generator.paper(i)[0]) + "\n")
-    cache = ExtractionCache(out / ".kg-cache" / "extractions.sqlite", pipeline_fingerprint())
+    cache = ExtractionCache(BuildDir(out).extractions, pipeline_fingerprint())
     read = iter(read_papers([corpus]))
     for first in range(0, papers, 10_000):
         batch = list(islice(read, 10_000))

@@ -37,6 +37,7 @@ from typing import Any
 
 import networkx as nx
 
+from kg.builddir import BuildDir
 from kg.types import ReadIssue
 
 __all__ = ["BuildResult", "build_graph", "build_in_memory", "cypher", "extract_papers", "read_graph",
@@ -65,7 +66,7 @@ def build_in_memory(source: Any, *, config: str | Path | None = None, workers: i
     A source that gives no paper at all raises :class:`kg.build.BuildError`.
     """
     with tempfile.TemporaryDirectory(prefix="kg-api-") as tmp:
-        target = Path(tmp) / "papers.jsonl"
+        target = BuildDir(tmp).papers
         return _build(source, None, dict(config=config, workers=workers, on_error=on_error, fmt=fmt,
                                          cache=False, outputs={"papers"}, papers_path=target), target)
 
@@ -76,7 +77,7 @@ def write_build(source: Any, outdir: str | os.PathLike, *, config: str | Path | 
     file, the extraction cache, atomic replacement); returns what :func:`build_in_memory` does."""
     outdir = Path(outdir)
     return _build(source, outdir, dict(config=config, workers=workers, on_error=on_error, fmt=fmt),
-                  outdir / "papers.jsonl")
+                  BuildDir(outdir).papers)
 
 
 def _build(source: Any, outdir: Path | None, options: dict, papers_file: Path) -> BuildResult:
@@ -108,13 +109,9 @@ def read_graph(build_dir: str | os.PathLike) -> nx.MultiDiGraph:
 
     Raises FileNotFoundError when there is no graph, ValueError when the directory holds a
     build that did not finish (no ``summary.json``)."""
-    from kg.export.files import incomplete_build
-    from kg.export.files import read_graph as read_node_link
-
-    if incomplete_build(build_dir):
-        raise ValueError(f"{build_dir} holds no complete kg build (no summary.json): "
-                         f"run `kg build INPUTS -o {build_dir}` again")
-    return read_node_link(build_dir)
+    build = BuildDir(build_dir)
+    build.check_complete()
+    return build.read_graph()
 
 
 def sparql(graph: GraphSource, query: str):

@@ -1,7 +1,7 @@
 """Assemble resolved paper records into one ``networkx.MultiDiGraph``.
 
-The graph's shape (node ids, labels, attributes, edge types) is documented in
-``docs/graph-schema.md``; every exporter reads that one shape. Assembly is
+The graph's shape (labels, edge types, attributes) is declared in :mod:`kg.schema` and
+documented in ``docs/graph-schema.md``; every exporter reads that one shape. Assembly is
 incremental (``add`` one record at a time) and order-independent: attributes
 that collect over papers are sorted by ``finish``.
 
@@ -27,14 +27,11 @@ import networkx as nx
 
 from kg.ids import code_id, venue_id
 from kg.resolve import CanonicalEntity
+from kg.schema import ENTITY_LABELS, RESULT_EDGES, RESULT_FIELDS, relation_type
 from kg.types import PaperRecord
 
-__all__ = ["GraphAssembler", "assemble_graph", "paper_elements", "ENTITY_LABELS", "RESULT_EDGES", "untitled_name"]
-
-ENTITY_LABELS = ("Method", "Dataset", "Model", "Metric", "Task")
-#: Result -> entity edges: the method or model it is of, the dataset, task and metric it is
-#: on, the baseline it is against (each only where the text states it).
-RESULT_EDGES = ("RESULT_OF", "RESULT_ON", "RESULT_FOR", "RESULT_MEASURED_BY", "RESULT_AGAINST")
+__all__ = ["GraphAssembler", "assemble_graph", "entity_attributes", "paper_elements", "relation_attributes",
+           "ENTITY_LABELS", "RESULT_EDGES", "untitled_name"]
 
 
 def untitled_name(paper_id: str) -> str:
@@ -82,11 +79,26 @@ def paper_elements(record: PaperRecord) -> tuple[list[tuple[str, dict]], list[tu
             "sentence_start": result.sentence_start, "sentence_end": result.sentence_end,
         }))
         edges.append((paper.id, rid, "REPORTS", {"type": "REPORTS"}))
-        for kind, target in zip(RESULT_EDGES, (result.subject, result.dataset, result.task,
-                                               result.metric_entity, result.baseline)):
+        for kind, attribute in RESULT_FIELDS.items():  # each only where the text states it
+            target = getattr(result, attribute)
             if target is not None:
                 edges.append((rid, target, kind, {"type": kind}))
     return nodes, edges
+
+
+def entity_attributes(entity: CanonicalEntity, papers: int, mentions: int, proposed_by: list[str]) -> dict:
+    """An entity node's attributes once every paper is in: the resolver's name, type and
+    catalogue id, and what the papers say of it."""
+    return {
+        "label": entity.type, "name": entity.name, "aliases": list(entity.aliases),
+        "catalogue_id": entity.catalogue_id, "generic": entity.generic, "paper_count": papers,
+        "mention_count": mentions, "proposed_by": proposed_by,
+    }
+
+
+def relation_attributes(kind: str, evidence: list[dict]) -> dict:
+    """A relation edge's attributes: ``support`` counts the papers among its ``evidence``."""
+    return {"type": kind, "support": len({e["paper"] for e in evidence}), "evidence": evidence}
 
 
 class GraphAssembler:
@@ -113,13 +125,13 @@ class GraphAssembler:
         for u, v, key, attrs in edges:
             g.add_edge(u, v, key=key, **attrs)
         for rel in record.relations:
-            kind = rel.predicate.upper()
+            kind = relation_type(rel.predicate)
             evidence = {"paper": paper.id, "start": rel.start, "end": rel.end}
             if g.has_edge(rel.subject, rel.object, key=kind):
                 g.edges[rel.subject, rel.object, kind]["evidence"].append(evidence)
                 self._stated_again.add((rel.subject, rel.object, kind))
             else:
-                g.add_edge(rel.subject, rel.object, key=kind, type=kind, support=1, evidence=[evidence])
+                g.add_edge(rel.subject, rel.object, key=kind, **relation_attributes(kind, [evidence]))
 
     def finish(self, entities: Mapping[str, CanonicalEntity]) -> nx.MultiDiGraph:
         """Set entity attributes from the resolver's canonical entities and return the graph.
@@ -134,18 +146,11 @@ class GraphAssembler:
         self._stated_again.clear()
         for eid, papers in self._papers_of.items():
             info = entities.get(eid)
-            kind, name, catalogue_id = self._seen_as[eid]
-            self.graph.add_node(
-                eid,
-                label=info.type if info else kind,
-                name=info.name if info else name,
-                aliases=list(info.aliases) if info else [],
-                catalogue_id=info.catalogue_id if info else catalogue_id,
-                generic=info.generic if info else False,
-                paper_count=len(papers),
-                mention_count=self._mentions_of[eid],
-                proposed_by=sorted(self._proposed_by.get(eid, ())),
-            )
+            if info is None:  # not resolved: as the first paper named it
+                kind, name, catalogue_id = self._seen_as[eid]
+                info = CanonicalEntity(eid, name, kind, [], catalogue_id)
+            self.graph.add_node(eid, **entity_attributes(info, len(papers), self._mentions_of[eid],
+                                                         sorted(self._proposed_by.get(eid, ()))))
         return self.graph
 
 

@@ -46,13 +46,14 @@ from typing import Literal
 
 import networkx as nx
 
-from kg.assemble import ENTITY_LABELS
-from kg.export.files import atomic_open, read_graph, write_graphml, write_jsonl, write_node_link
+from kg.builddir import LOCK_FILE, OUTPUT_FILES, STAGING_PREFIX, SUMMARY_FILE, BuildDir
+from kg.export.files import write_graphml, write_jsonl, write_node_link
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
 from kg.graphstore import GraphStore
 from kg.ingest import InputError, read_papers, scan_inputs
 from kg.resolve import Resolver
+from kg.schema import ENTITY_LABELS
 from kg.types import (
     Extraction, FileNote, Paper, PaperRecord, ReadIssue, extraction_from_json, extraction_to_json,
     paper_from_dict,
@@ -61,16 +62,6 @@ from kg.types import (
 __all__ = ["build", "BuildReport", "BuildError", "OUTPUT_FILES", "LOCK_FILE"]
 
 OnError = Literal["skip", "fail"]
-OUTPUT_FILES = {
-    "papers": "papers.jsonl",
-    "manifest": "manifest.jsonl",
-    "node_link": "graph.json",
-    "graphml": "graph.graphml",
-    "turtle": "graph.ttl",
-    "results": "results.csv",
-}
-LOCK_FILE = ".kg-build.lock"
-_STAGING = ".kg-staging-"
 
 
 class BuildError(RuntimeError):
@@ -109,7 +100,7 @@ class BuildReport:
         assembles on disk (:class:`~kg.graphstore.GraphStore`) and never needs it whole."""
         path = self.outputs.get("node_link")
         if self._graph is None and path is not None and path.exists():
-            self._graph = read_graph(path)
+            self._graph = BuildDir(path).read_graph()
         return self._graph
 
 
@@ -233,7 +224,7 @@ def build(
                 stack.enter_context(_build_lock(out))
                 locked = True
                 _remove_leftovers(out)
-                stage = Path(tempfile.mkdtemp(prefix=_STAGING, dir=out))
+                stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
                 stack.callback(shutil.rmtree, stage, ignore_errors=True)  # after the move: empty
             try:
                 report = _build(files, out, stage, fmt=fmt, config=config, workers=workers,
@@ -246,7 +237,7 @@ def build(
             except OSError as error:
                 raise BuildError(_write_failure(error)) from None
             except sqlite3.Error as error:  # the extraction cache (a full disk: "database or disk is full")
-                where = out / ".kg-cache" if cache is True and out is not None else cache
+                where = BuildDir(out).cache if cache is True and out is not None else cache
                 raise BuildError(f"cannot use the extraction cache in {where}: {error}") from None
             if out is not None and stage is not None:
                 _publish(stage, out, report)
@@ -263,7 +254,7 @@ def _not_yet_there(out: Path) -> list[Path]:
     missing = [path for path in (out, *out.parents) if not path.exists() and not path.is_symlink()]
     if missing:
         return missing  # removing the topmost new directory removes everything under it
-    return [path for path in (out / LOCK_FILE, out / ".kg-cache") if not path.exists()]
+    return [path for path in (BuildDir(out).lock, BuildDir(out).cache) if not path.exists()]
 
 
 def _remove_created(paths: list[Path]) -> None:
@@ -337,7 +328,7 @@ def _build_lock(out: Path):
     import fcntl
 
     out.mkdir(parents=True, exist_ok=True)
-    path = out / LOCK_FILE
+    path = BuildDir(out).lock
     handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 - held until the build ends
     try:
         try:
@@ -360,22 +351,23 @@ def _build_lock(out: Path):
 
 def _remove_leftovers(out: Path) -> None:
     """Staging directories and ``.part`` files of builds that were killed (the lock is ours)."""
-    for path in out.glob(f"{_STAGING}*"):
+    for path in out.glob(f"{STAGING_PREFIX}*"):
         shutil.rmtree(path, ignore_errors=True)
-    for name in [*OUTPUT_FILES.values(), "summary.json"]:
+    for name in [*OUTPUT_FILES.values(), SUMMARY_FILE]:
         for part in out.glob(f".{name}.*.part"):
             part.unlink(missing_ok=True)
 
 
 def _publish(stage: Path, out: Path, report: BuildReport) -> None:
     """Move the staged files into ``out``: summary.json out first, back in last."""
-    (out / "summary.json").unlink(missing_ok=True)
-    for name in OUTPUT_FILES.values():
-        if (stage / name).exists():
-            os.replace(stage / name, out / name)
+    staged, target = BuildDir(stage), BuildDir(out)
+    target.summary.unlink(missing_ok=True)
+    for kind in OUTPUT_FILES:
+        if staged.output(kind).exists():
+            os.replace(staged.output(kind), target.output(kind))
         else:
-            (out / name).unlink(missing_ok=True)  # an earlier build's file this build did not write
-    os.replace(stage / "summary.json", out / "summary.json")
+            target.output(kind).unlink(missing_ok=True)  # an earlier build's file this build did not write
+    os.replace(staged.summary, target.summary)
     report.outputs = {
         kind: out / path.name if path.parent == stage else path for kind, path in report.outputs.items()
     }
@@ -427,7 +419,7 @@ def _resolve(spool, resolver: Resolver, store: GraphStore, report: BuildReport, 
             report.code_urls += len(record.code_urls)
             yield record
 
-    target = papers_path or (out / OUTPUT_FILES["papers"] if out else None)
+    target = papers_path or (BuildDir(out).papers if out else None)
     if "papers" in outputs and target is not None:
         report.outputs["papers"] = Path(target)
         write_jsonl(records(), target)
@@ -444,14 +436,15 @@ def _write_outputs(graph, manifest: _Manifest, report: BuildReport, outputs, out
         "turtle": lambda path: _write_turtle(graph, path, base_iri),
         "results": lambda path: _write_results(graph, path),
     }
+    build = BuildDir(out)
     for kind, write in writers.items():
         if kind in outputs:
-            report.outputs[kind] = out / OUTPUT_FILES[kind]
+            report.outputs[kind] = build.output(kind)
             with _timed(report, f"write {OUTPUT_FILES[kind]}"):
                 write(report.outputs[kind])
-    with atomic_open(out / "summary.json") as handle:
+    with build.open(SUMMARY_FILE) as handle:
         json.dump(_summary_json(report), handle, indent=1, ensure_ascii=False)
-    report.outputs["summary"] = out / "summary.json"
+    report.outputs["summary"] = build.summary
 
 
 def _write_results(graph, path: Path) -> None:
@@ -469,7 +462,7 @@ def _write_turtle(graph, path: Path, base_iri: str | None) -> None:
 def _open_cache(cache: bool | str | Path, out: Path | None, config) -> ExtractionCache | None:
     if cache is False or (cache is True and out is None):
         return None
-    path = out / ".kg-cache" / "extractions.sqlite" if cache is True else Path(cache)
+    path = BuildDir(out).extractions if cache is True else Path(cache)
     return ExtractionCache(path, pipeline_fingerprint(str(config) if config else None))
 
 

@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from kg.assemble import paper_elements
+from kg.assemble import entity_attributes, paper_elements, relation_attributes
+from kg.schema import relation_type
 from kg.types import PaperRecord
 
 if TYPE_CHECKING:
@@ -131,7 +132,7 @@ class GraphStore(SortedGraph):
         self._pending["nodes"] += [(_b(node), attrs["label"], json.dumps(attrs)) for node, attrs in nodes]
         self._pending["edges"] += [(_b(u), _b(v), _b(k), json.dumps(attrs)) for u, v, k, attrs in edges]
         self._pending["mentions"] += [(_b(e.id), pid, len(e.mentions), e.proposed) for e in record.entities]
-        self._pending["evidence"] += [(_b(rel.subject), _b(rel.object), _b(rel.predicate.upper()), pid,
+        self._pending["evidence"] += [(_b(rel.subject), _b(rel.object), _b(relation_type(rel.predicate)), pid,
                                        rel.start, rel.end) for rel in record.relations]
         self._records += 1
         if self._records % _BATCH == 0:
@@ -158,8 +159,7 @@ class GraphStore(SortedGraph):
         batch = []
         for (u, v, k), group in groupby(rows, key=lambda r: r[:3]):
             evidence = [{"paper": _s(paper), "start": start, "end": end} for *_, paper, start, end in group]
-            support = len({e["paper"] for e in evidence})
-            batch.append((u, v, k, json.dumps({"type": _s(k), "support": support, "evidence": evidence})))
+            batch.append((u, v, k, json.dumps(relation_attributes(_s(k), evidence))))
             if len(batch) >= 10_000:
                 self._db.executemany("INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?)", batch)
                 batch.clear()
@@ -175,11 +175,8 @@ class GraphStore(SortedGraph):
                 if proposed:
                     proposed_by.add(_s(paper))
             info = entities[_s(eid)]
-            batch.append((eid, info.type, json.dumps({
-                "label": info.type, "name": info.name, "aliases": list(info.aliases),
-                "catalogue_id": info.catalogue_id, "generic": info.generic, "paper_count": len(papers),
-                "mention_count": mentions, "proposed_by": sorted(proposed_by),
-            })))
+            batch.append((eid, info.type, json.dumps(entity_attributes(info, len(papers), mentions,
+                                                                       sorted(proposed_by)))))
             if len(batch) >= 10_000:
                 self._db.executemany("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?)", batch)
                 batch.clear()

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, replace
 from kg.extract.abbreviations import is_short_form, schwartz_hearst_long_form
 from kg.extract.vocabulary import is_generic_class
 from kg.ids import entity_id, name_key, singular_name
+from kg.schema import EDGES, RESULT_FIELDS
 from kg.types import ENTITY_TYPES, Extraction, Mention, PaperRecord, Relation, ResolvedEntity, Result
 
 __all__ = ["Resolver", "CanonicalEntity"]
@@ -49,8 +50,6 @@ __all__ = ["Resolver", "CanonicalEntity"]
 _TYPE_ORDER = {t: i for i, t in enumerate(ENTITY_TYPES)}
 #: An acronym resolves to the long form that at least this share of its definitions give.
 DOMINANT_DEFINITION = 2 / 3
-#: Who a result can be of, or compared against.
-_ACTOR_TYPES = ("Method", "Model")
 
 
 @dataclass
@@ -241,14 +240,9 @@ class Resolver:
             eid = ids[index]
             return eid if canonical[eid].type in types else None
 
-        return replace(
-            result,
-            subject=ref(result.subject, _ACTOR_TYPES),
-            baseline=ref(result.baseline, _ACTOR_TYPES),
-            dataset=ref(result.dataset, ("Dataset",)),
-            task=ref(result.task, ("Task",)),
-            metric_entity=ref(result.metric_entity, ("Metric",)),
-        )
+        # each field may hold the labels its result edge goes to (kg.schema)
+        return replace(result, **{name: ref(getattr(result, name), EDGES[kind].targets)
+                                  for kind, name in RESULT_FIELDS.items()})
 
 
 def _catalogue_label(catalogue_id: str) -> str | None:

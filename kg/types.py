@@ -8,6 +8,7 @@ Records hold plain values only (strings, ints, tuples), never spaCy objects,
 so they pickle across processes and serialise to JSON as they are. Stored
 records (the extraction cache, the build's spool) are JSON, read back by
 :func:`extraction_from_json`, which checks every field: data, never code.
+Entity types and relation predicates are the graph's (:mod:`kg.schema`).
 """
 
 from __future__ import annotations
@@ -15,18 +16,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal
 
-EntityType = Literal["Method", "Dataset", "Model", "Metric", "Task"]
-ENTITY_TYPES: tuple[EntityType, ...] = ("Method", "Dataset", "Model", "Metric", "Task")
-
-Predicate = Literal["evaluated_on", "compared_with", "uses", "extends", "applied_to", "measured_by"]
-PREDICATES: tuple[Predicate, ...] = (
-    "evaluated_on",
-    "compared_with",
-    "uses",
-    "extends",
-    "applied_to",
-    "measured_by",
-)
+from kg.schema import ENTITY_LABELS as ENTITY_TYPES
+from kg.schema import PREDICATES, Predicate
+from kg.schema import EntityLabel as EntityType
 
 
 @dataclass(frozen=True, slots=True)

@@ -184,6 +184,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="also print the numbers as JSON")
     args = parser.parse_args()
     from kg.build import build
+    from kg.builddir import BuildDir
 
     data, out = args.data, args.output
     out.mkdir(parents=True, exist_ok=True)
@@ -208,7 +209,7 @@ def main() -> None:
     source = out / "matched.jsonl"
     source.write_text("".join(json.dumps(m, ensure_ascii=False) + "\n" for m in matched), encoding="utf-8")
     build([source], out / "build", outputs=("papers", "node_link"), cache=False)
-    papers = [json.loads(line) for line in (out / "build" / "papers.jsonl").open(encoding="utf-8")]
+    papers = [json.loads(line) for line in BuildDir(out / "build").papers.open(encoding="utf-8")]
     report = {"openreview_papers": len(openreview), "openreview_matched": openreview_matches,
               "scirex_papers": len(scirex), "matched": len(matched),
               "pwc": compare(papers, pwc), "nlp_tdms": compare(papers, tdms)}

@@ -1,5 +1,5 @@
 """Shared fixtures: the example abstracts, the extraction pipeline (loaded once), and
-hand-made graphs in the shape of docs/graph-schema.md, small enough to check by hand."""
+hand-made graphs in the shape of :mod:`kg.schema`, small enough to check by hand."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import networkx as nx
 import pytest
 
 from kg.ids import name_key
+from kg.schema import edge_attributes, node_attributes
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "iclr2025"
@@ -58,31 +59,30 @@ def make_graph(papers: list[dict]) -> nx.MultiDiGraph:
     graph = nx.MultiDiGraph()
     for paper in papers:
         pid = paper["id"]
-        graph.add_node(
-            pid, label="Paper", name=paper.get("title") or paper["abstract"][:60], title=paper.get("title"),
-            abstract=paper["abstract"], year=paper.get("year"), venue=paper.get("venue"), doi=None,
-            arxiv_id=None, url=None, authors=[], source_path="test", source_index=0,
-        )
+        graph.add_node(pid, **node_attributes(
+            "Paper", paper.get("title") or paper["abstract"][:60], title=paper.get("title"),
+            abstract=paper["abstract"], year=paper.get("year"), venue=paper.get("venue"), authors=[],
+            source_path="test", source_index=0,
+        ))
         if paper.get("venue"):
             venue = "venue:" + name_key(paper["venue"])
-            graph.add_node(venue, label="Venue", name=paper["venue"])
-            graph.add_edge(pid, venue, key="PUBLISHED_IN", type="PUBLISHED_IN", year=paper.get("year"))
+            graph.add_node(venue, **node_attributes("Venue", paper["venue"]))
+            graph.add_edge(pid, venue, key="PUBLISHED_IN", **edge_attributes("PUBLISHED_IN", year=paper.get("year")))
         for entity in paper["entities"]:
             name, label, proposed = (*entity, False) if len(entity) == 2 else entity
             eid = "entity:" + name_key(name)
             if eid not in graph:
-                graph.add_node(eid, label=label, name=name, aliases=[], catalogue_id=None, paper_count=0,
-                               mention_count=0, proposed_by=[])
+                graph.add_node(eid, **node_attributes(label, name, aliases=[], generic=False, paper_count=0,
+                                                      mention_count=0, proposed_by=[]))
             data = graph.nodes[eid]
             data["paper_count"] += 1
             data["mention_count"] += 1
             start = paper["abstract"].index(name)
             span = [{"start": start, "end": start + len(name)}]
+            kind = "PROPOSES" if proposed else "MENTIONS"
             if proposed:
                 data["proposed_by"] = sorted(data["proposed_by"] + [pid])
-                graph.add_edge(pid, eid, key="PROPOSES", type="PROPOSES", mentions=span)
-            else:
-                graph.add_edge(pid, eid, key="MENTIONS", type="MENTIONS", mentions=span, count=1)
+            graph.add_edge(pid, eid, key=kind, **edge_attributes(kind, mentions=span))
     return graph
 
 

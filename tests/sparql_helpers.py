@@ -17,7 +17,6 @@ test modules import it by path, once, as ``kg_sparql_test_fixtures``.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 import signal
@@ -100,8 +99,9 @@ def cached_build(cache_root: Path, inputs: list[Path], key: str) -> Path:
 
 def read_graph(outdir: Path) -> nx.MultiDiGraph:
     """The node-link ``graph.json`` of a build, as the MultiDiGraph of docs/graph-schema.md."""
-    data = json.loads((outdir / "graph.json").read_text(encoding="utf-8"))
-    return nx.node_link_graph(data, directed=True, multigraph=True, edges="edges")
+    from kg.builddir import BuildDir
+
+    return BuildDir(outdir).read_graph()
 
 
 # ------------------------------------------------------------------ processes

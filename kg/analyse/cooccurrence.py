@@ -34,7 +34,7 @@ from itertools import combinations
 
 import networkx as nx
 
-from kg.analyse.load import ENTITY_LABELS
+from kg.schema import ENTITY_LABELS, MENTION_EDGES
 
 __all__ = [
     "PAIR_NETWORKS",
@@ -60,7 +60,7 @@ def paper_entities(graph: nx.MultiDiGraph) -> dict[str, dict[str, bool]]:
             continue
         entities = out.setdefault(node, {})
         for _, target, key in graph.out_edges(node, keys=True):
-            if key in ("PROPOSES", "MENTIONS") and graph.nodes[target].get("label") in ENTITY_LABELS:
+            if key in MENTION_EDGES and graph.nodes[target].get("label") in ENTITY_LABELS:
                 entities[target] = entities.get(target, False) or key == "PROPOSES"
     return out
 

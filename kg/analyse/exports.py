@@ -34,7 +34,8 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg.export.files import atomic_open, xml_text
+from kg.builddir import atomic_open
+from kg.export.files import xml_text
 
 __all__ = [
     "read_vosviewer", "spreadsheet_cell", "to_gexf_graph", "vosviewer_label", "write_csv", "write_gexf",

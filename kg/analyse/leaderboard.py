@@ -39,6 +39,7 @@ import networkx as nx
 
 from kg.graphstore import SortedGraph
 from kg.ids import name_key
+from kg.schema import RESULT_FIELDS
 
 __all__ = ["Board", "RESULT_COLUMNS", "board_rows", "leaderboards", "result_rows", "to_markdown",
            "write_results_csv"]
@@ -49,8 +50,9 @@ RESULT_COLUMNS = (
     "baseline", "baseline_id", "setting", "value_start", "value_end", "sentence_start", "sentence_end",
     "sentence",
 )
-_EDGE_FIELDS = {"RESULT_OF": "subject", "RESULT_ON": "dataset", "RESULT_FOR": "task",
-                "RESULT_MEASURED_BY": "metric", "RESULT_AGAINST": "baseline"}
+#: The column of each result edge's target: the result's field (kg.schema), but ``metric``
+#: for the Metric entity.
+_EDGE_FIELDS = {kind: "metric" if name == "metric_entity" else name for kind, name in RESULT_FIELDS.items()}
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 

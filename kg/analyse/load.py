@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kg.assemble import ENTITY_LABELS
+from kg.schema import ENTITY_LABELS
 from kg.export.files import graph_path, read_graph
 
 __all__ = ["ENTITY_LABELS", "graph_path", "read_graph"]

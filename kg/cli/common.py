@@ -1,4 +1,4 @@
-"""What every command shares: exit codes and the error console."""
+"""What every command shares: exit codes, the error console, reading a build (:class:`kg.builddir.BuildDir`)."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def require_complete_build(path: Path) -> None:
     """A directory ``kg build`` wrote into must hold a complete build (``summary.json``, written
     last): else a clear error and exit 1, rather than answers from half-written or mixed files.
     A directory holding only a ``graph.json`` made some other way is read as it is."""
-    from kg.export.files import incomplete_build
+    from kg.builddir import BuildDir
 
-    if incomplete_build(path):
+    if BuildDir(path).incomplete():
         err.print(
             f"[red]error:[/] {escape(str(path))} has no summary.json: it holds no complete kg build "
             f"(a build failed, was stopped or is still running there); run `kg build INPUTS -o {escape(str(path))}`",
@@ -31,19 +31,20 @@ def require_complete_build(path: Path) -> None:
         sys.exit(EXIT_FAILED)
 
 
-def read_build_graph(outdir: Path):
-    """``(graph.json path, graph)`` of a build directory; a clear error and exit 1 if absent
-    or incomplete."""
-    from kg.export.files import graph_path, read_graph
+def read_build(path: Path):
+    """``(BuildDir, graph)`` of a build directory (or of its ``graph.json``); a clear error and
+    exit 1 if the graph is absent, unreadable or of a build that did not finish."""
+    from kg.builddir import BuildDir
 
-    require_complete_build(outdir)
+    require_complete_build(path)
+    build = BuildDir(path)
     try:
-        source = graph_path(outdir)
+        source = build.graph_file()
     except FileNotFoundError as error:
         err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
         sys.exit(EXIT_FAILED)
     try:
-        return source, read_graph(source)
+        return build, build.read_graph()
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError) as error:
         # not JSON, or JSON that is not a node-link graph
         err.print(f"[red]error:[/] {escape(str(source))} is not a kg graph ({escape(one_line(error))}); "

@@ -142,10 +142,10 @@ def evaluate_graph(build_dir, top, as_json):
     """
     import json
 
-    from kg.analyse.load import read_graph
+    from kg.builddir import BuildDir
     from kg.evaluate.graph import graph_checks, summary_counts
 
-    report = graph_checks(read_graph(build_dir), top=top)
+    report = graph_checks(BuildDir(build_dir).read_graph(), top=top)
     if as_json:
         click.echo(json.dumps(report, indent=1, ensure_ascii=False))
         return

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from kg.cli.common import EXIT_FAILED, err, read_build_graph, require_complete_build
+from kg.cli.common import EXIT_FAILED, err, read_build, require_complete_build
 
 
 class _BuildDir(click.Path):
@@ -72,7 +72,7 @@ def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, 
     """
     from kg.export.neo4j import Neo4jExportError, connect, write_neo4j
 
-    _, graph = read_build_graph(build_dir)
+    _, graph = read_build(build_dir)
     if password is None:
         password = click.prompt("Neo4j password", hide_input=True, err=True)
     # The driver logs a lost connection itself; the error below already says it, on one line.
@@ -105,7 +105,7 @@ def export_neo4j_bulk(build_dir, output, quiet):
     """
     from kg.export.neo4j_bulk import write_bulk_csv
 
-    _, graph = read_build_graph(build_dir)
+    _, graph = read_build(build_dir)
     written = []
     _write_or_fail(lambda: written.append(write_bulk_csv(graph, output)), output)
     files = written[0]
@@ -130,7 +130,7 @@ def export_cypher_script(build_dir, output, dialect, quiet):
     """
     from kg.export.neo4j import write_cypher_script
 
-    _, graph = read_build_graph(build_dir)
+    _, graph = read_build(build_dir)
     _write_or_fail(lambda: write_cypher_script(graph, output, dialect=dialect), output)
     _say(quiet, f"wrote {output}")
 
@@ -155,7 +155,7 @@ def export_rdf(build_dir, output, fmt, base_iri, quiet):
     by_suffix = {".ttl": "turtle", ".nt": "ntriples", ".jsonld": "jsonld", ".json": "jsonld"}
     fmt = fmt or by_suffix.get(output.suffix.lower(), "turtle")
     writer = {"turtle": rdf.write_turtle, "ntriples": rdf.write_ntriples, "jsonld": rdf.write_jsonld}[fmt]
-    _, graph = read_build_graph(build_dir)
+    _, graph = read_build(build_dir)
     try:
         _write_or_fail(lambda: writer(graph, output, **({"base": base_iri} if base_iri else {})), output)
     except ValueError as error:  # a base IRI that is not one

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import EXIT_FAILED, err, read_build_graph
+from kg.cli.common import EXIT_FAILED, err, read_build
 
 
 @click.command(name="leaderboard")
@@ -45,7 +45,7 @@ def leaderboard(outdir, dataset, task, metric, fmt, min_entries, no_evidence, ou
     from kg.analyse.leaderboard import board_rows, leaderboards, result_rows, to_markdown
 
     try:
-        _, graph = read_build_graph(outdir)
+        _, graph = read_build(outdir)
         rows = result_rows(graph)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
             nx.NetworkXError):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import err, read_build_graph
+from kg.cli.common import err, read_build
 
 
 @click.command(name="map")
@@ -49,8 +49,8 @@ def map_command(outdir, report_dir, title, top, min_papers, include_generic, see
     """
     from kg.analyse.report import research_map
 
-    source, graph = read_build_graph(outdir)
-    report_dir = report_dir or source.parent / "map"
+    build, graph = read_build(outdir)
+    report_dir = report_dir or build.map
     result = research_map(graph, report_dir, title=title, top=top, min_papers=min_papers, seed=seed,
                           overview=not no_overview, include_generic=include_generic)
     if not quiet:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.common import err, read_build_graph
+from kg.cli.common import err, read_build
 
 
 @click.command()
@@ -41,8 +41,8 @@ def viz(outdir, output, images, no_image, title, seed, quiet):
     from kg.viz.html import layout_positions, write_html
     from kg.viz.static import OVERVIEW_NODE_LIMIT, field_title
 
-    source, graph = read_build_graph(outdir)
-    output = output or source.parent / "graph.html"
+    build, graph = read_build(outdir)
+    output = output or build.page
     title = title or field_title(graph)
     positions = layout_positions(graph, seed=seed)
     write_html(graph, output, title=title, positions=positions)

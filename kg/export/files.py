@@ -1,7 +1,5 @@
-"""Graph files: node-link JSON, GraphML, and ``papers.jsonl``; all written atomically.
-
-A file is written next to its target under a temporary name and renamed when
-complete, so an interrupted build never leaves a file that looks finished.
+"""Graph files: node-link JSON, GraphML, and ``papers.jsonl``; all written atomically
+(:func:`kg.builddir.atomic_open`), so an interrupted build never leaves a file that looks finished.
 
 XML 1.0 has no way to write most control characters (``\\x0c`` from a PDF's
 page break, ``\\x07``), not even as ``&#12;``, so the GraphML (and GEXF) writers
@@ -17,12 +15,12 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 import networkx as nx
 
+from kg.builddir import BUILD_MARKS, BuildDir, atomic_open
 from kg.graphstore import SortedGraph, sorted_graph
 from kg.types import PaperRecord
 
@@ -52,31 +50,6 @@ def xml_text(value: Any) -> Any:
     'pagebreak'
     """
     return _NOT_XML.sub("", value) if isinstance(value, str) else value
-
-
-@contextmanager
-def atomic_open(path: str | Path, mode: str = "w") -> Iterator[IO[Any]]:
-    """Open a temporary sibling of ``path``; rename it over ``path`` only on success.
-
-    A failed write (a full disk) raises an ``OSError`` that names ``path``.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
-    try:
-        encoding = None if "b" in mode else "utf-8"
-        with os.fdopen(fd, mode, encoding=encoding) as handle:
-            yield handle
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; outputs are ordinary files
-        os.replace(tmp, target)
-    except OSError as error:
-        Path(tmp).unlink(missing_ok=True)
-        if error.filename is None:  # write() does not say which file it was writing
-            raise OSError(error.errno, error.strerror, str(target)) from error
-        raise
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def process_dir(parent: str | Path, prefix: str) -> Path:
@@ -113,12 +86,6 @@ def _running(pid: int) -> bool:
     except PermissionError:  # another user's process
         return True
     return True
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def write_node_link(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> None:
@@ -290,35 +257,18 @@ def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:
     return count
 
 
-#: Files only ``kg build`` writes (kg.build.LOCK_FILE, manifest.jsonl, papers.jsonl): a
-#: directory with one of them and no summary.json holds a build that did not finish.
-BUILD_MARKS = (".kg-build.lock", "manifest.jsonl", "papers.jsonl")
-
-
 def incomplete_build(path: str | Path) -> bool:
-    """``path`` is a directory ``kg build`` wrote into without finishing (no ``summary.json``,
-    which is written last). A directory holding only a ``graph.json`` made some other way is
-    not a build at all, so not an incomplete one."""
-    path = Path(path)
-    started = path.is_dir() and any((path / name).exists() for name in BUILD_MARKS)
-    return started and not (path / "summary.json").is_file()
+    """``path`` is a directory ``kg build`` wrote into without finishing (:meth:`BuildDir.incomplete`)."""
+    return BuildDir(path).incomplete()
 
 
 def graph_path(path: str | Path) -> Path:
-    """``OUTDIR/graph.json`` for a build directory; a file path is returned as is."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "graph.json"
-    if not path.is_file():
-        raise FileNotFoundError(f"{path}: no graph here (run `kg build INPUTS -o OUTDIR` first)")
-    return path
+    """``OUTDIR/graph.json`` for a build directory; a file path is returned as is (:meth:`BuildDir.graph_file`)."""
+    return BuildDir(path).graph_file()
 
 
 def read_graph(source: nx.MultiDiGraph | str | Path) -> nx.MultiDiGraph:
     """A graph as it is, or the graph of a build directory or of its node-link ``graph.json``."""
     if isinstance(source, nx.Graph):
         return source
-    with open(graph_path(source), encoding="utf-8") as handle:
-        data = json.load(handle)
-    edges = "edges" if "edges" in data else "links"
-    return nx.node_link_graph(data, directed=True, multigraph=True, edges=edges)
+    return BuildDir(source).read_graph()

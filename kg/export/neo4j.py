@@ -10,7 +10,7 @@ Each batch of rows goes through one parameterised statement::
       MERGE (a)-[r:PROPOSES]->(b) SET r += row.props
 
 Values are always parameters; labels and relationship types come only from the
-fixed schema (:data:`NODE_LABELS`, :data:`RELATIONSHIP_TYPES`) and property keys
+fixed schema (:mod:`kg.schema`: :data:`NODE_LABELS`, :data:`RELATIONSHIP_TYPES`) and property keys
 must be plain identifiers, so no input text is ever spliced into Cypher. Because
 nodes are merged on their stable ids and a relationship on (source, type,
 target), loading the same graph twice changes nothing and loading a bigger graph
@@ -77,6 +77,8 @@ from typing import IO, Any, Literal
 
 import networkx as nx
 
+from kg import schema
+
 __all__ = [
     "BOLT_SCHEMES",
     "DEFAULT_BATCH_SIZE",
@@ -105,37 +107,10 @@ logger = logging.getLogger(__name__)
 
 Dialect = Literal["neo4j", "falkordb"]
 
-#: Node labels of ``docs/graph-schema.md``: the only labels ever written into Cypher text.
-NODE_LABELS: tuple[str, ...] = (
-    "Paper",
-    "Venue",
-    "Method",
-    "Dataset",
-    "Model",
-    "Metric",
-    "Task",
-    "CodeRepository",
-    "Result",
-)
-#: Relationship types of ``docs/graph-schema.md``: the only types ever written into Cypher text.
-RELATIONSHIP_TYPES: tuple[str, ...] = (
-    "PUBLISHED_IN",
-    "PROPOSES",
-    "MENTIONS",
-    "HAS_CODE",
-    "EVALUATED_ON",
-    "COMPARED_WITH",
-    "USES",
-    "EXTENDS",
-    "APPLIED_TO",
-    "MEASURED_BY",
-    "REPORTS",
-    "RESULT_OF",
-    "RESULT_ON",
-    "RESULT_FOR",
-    "RESULT_MEASURED_BY",
-    "RESULT_AGAINST",
-)
+#: Node labels of :mod:`kg.schema`: the only labels ever written into Cypher text.
+NODE_LABELS: tuple[str, ...] = schema.NODE_LABELS
+#: Relationship types of :mod:`kg.schema`: the only types ever written into Cypher text.
+RELATIONSHIP_TYPES: tuple[str, ...] = schema.EDGE_TYPES
 #: Rows per transaction of :func:`write_neo4j`: the fastest of the sweep measured on
 #: Neo4j 5.26 in docs/neo4j-benchmark.md (100, 500, 1000, 5000, 20000 rows).
 DEFAULT_BATCH_SIZE = 500

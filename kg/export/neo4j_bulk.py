@@ -35,7 +35,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.export.files import atomic_open
+from kg.builddir import atomic_open
 from kg.export.neo4j import Rows, schema_statements, to_rows
 
 __all__ = ["ARRAY_DELIMITERS", "BulkFiles", "import_command", "read_bulk_counts", "write_bulk_csv"]

@@ -100,11 +100,15 @@ from typing import IO, Any, NamedTuple, Union
 import networkx as nx
 from rdflib import Graph, Literal, URIRef
 
+from kg import schema
 from kg.graphstore import SortedGraph, sorted_graph
 from kg.namespace import KG_BASE, KGO, KGO_IRI
 
 __all__ = [
+    "CLASSES",
+    "EDGE_PROPERTIES",
     "PREFIXES",
+    "UNEXPORTED",
     "node_iri",
     "statement_iri",
     "to_rdf",
@@ -153,43 +157,29 @@ _DERIVED = _PROV + "wasDerivedFrom"
 _QUALIFIED = _PROV + "qualifiedDerivation"
 _PROV_ENTITY = _PROV + "entity"
 
-_CLASSES: dict[str, str] = {
-    label: str(KGO[label])
-    for label in (
-        "Paper",
-        "Venue",
-        "CodeRepository",
-        "Method",
-        "Dataset",
-        "Model",
-        "Metric",
-        "Task",
-        "Result",
-    )
-}
-_ENTITY_LABELS = frozenset({"Method", "Dataset", "Model", "Metric", "Task"})
+def _property_name(edge_type: str) -> str:
+    """The ontology's name of an edge type: ``RESULT_MEASURED_BY`` -> ``resultMeasuredBy``."""
+    first, *rest = edge_type.lower().split("_")
+    return first + "".join(word.capitalize() for word in rest)
 
-# edge type -> kgo property; the second map's edges are also reified
-_DIRECT: dict[str, str] = {
-    "PUBLISHED_IN": str(KGO.publishedIn),
-    "PROPOSES": str(KGO.proposes),
-    "MENTIONS": str(KGO.mentions),
-    "HAS_CODE": str(KGO.hasCode),
-    "REPORTS": str(KGO.reports),
-    "RESULT_OF": str(KGO.resultOf),
-    "RESULT_ON": str(KGO.resultOn),
-    "RESULT_FOR": str(KGO.resultFor),
-    "RESULT_MEASURED_BY": str(KGO.resultMeasuredBy),
-    "RESULT_AGAINST": str(KGO.resultAgainst),
+
+#: The ``kgo:`` class of each node label of :mod:`kg.schema` (``Paper`` -> ``kgo:Paper``).
+CLASSES: dict[str, str] = {label: KGO_IRI + label for label in schema.NODE_LABELS}
+#: The ``kgo:`` property of each edge type (``EVALUATED_ON`` -> ``kgo:evaluatedOn``); the
+#: entity-entity relations (:data:`kg.schema.RELATION_TYPES`) are also reified.
+EDGE_PROPERTIES: dict[str, str] = {kind: KGO_IRI + _property_name(kind) for kind in schema.EDGE_TYPES}
+#: Attributes of the graph the export leaves out, by node label or edge type, each with why.
+UNEXPORTED: dict[str, dict[str, str]] = {
+    "Paper": {"venue": "the kgo:publishedIn link to the venue says it",
+              "source_path": "an input file path is not part of the data",
+              "source_index": "an input file position is not part of the data"},
+    **{label: {"proposed_by": "the kgo:proposes links say it"} for label in schema.ENTITY_LABELS},
+    "PUBLISHED_IN": {"year": "the paper's dcterms:date says it"},
+    **{kind: {"mentions": "mention offsets stay in the node-link JSON",
+              "count": "per-paper counts stay in the node-link JSON"} for kind in schema.MENTION_EDGES},
 }
-_RELATIONS: dict[str, str] = {
-    "EVALUATED_ON": str(KGO.evaluatedOn),
-    "COMPARED_WITH": str(KGO.comparedWith),
-    "USES": str(KGO.uses),
-    "EXTENDS": str(KGO.extends),
-    "APPLIED_TO": str(KGO.appliedTo),
-    "MEASURED_BY": str(KGO.measuredBy),
-}
+_ENTITY_LABELS = frozenset(schema.ENTITY_LABELS)
+_RELATIONS = frozenset(schema.RELATION_TYPES)
 
 
 class _Lit(NamedTuple):
@@ -283,7 +273,7 @@ def node_iri(node_id: str, base: str = KG_BASE) -> str:
 
 
 def _statement_path(subject: str, edge_type: str, obj: str) -> str:
-    local = _RELATIONS[edge_type].removeprefix(KGO_IRI)
+    local = _property_name(edge_type)
     return f"statement/{_path(subject)}/{local}/{_path(obj)}"
 
 
@@ -344,9 +334,9 @@ def _node_triples(
 ) -> Iterator[_Triple]:
     """Triples about node ``s``; triples about other subjects (evidence) go to ``later``."""
     label = data.get("label")
-    if label not in _CLASSES:
+    if label not in CLASSES:
         raise ValueError(f"node {node_id!r}: unknown label {label!r}")
-    yield s, _TYPE, _CLASSES[label]
+    yield s, _TYPE, CLASSES[label]
     name = _text(data.get("name"))
     if name is not None:
         yield s, _LABEL, _Lit(name)
@@ -422,7 +412,7 @@ def _statement_triples(
     st = base + _statement_path(u, edge_type, v)
     yield st, _TYPE, _STATEMENT
     yield st, _RDF + "subject", base + _path(u)
-    yield st, _RDF + "predicate", _RELATIONS[edge_type]
+    yield st, _RDF + "predicate", EDGE_PROPERTIES[edge_type]
     yield st, _RDF + "object", base + _path(v)
     evidence = sorted(
         {
@@ -463,13 +453,11 @@ def _triples(graph: nx.MultiDiGraph | SortedGraph, base: str) -> Iterator[_Tripl
         yield from _node_triples(u, attrs, s, base, later)
         for _, target, key, data in edges:
             v, edge_type = str(target), str(data.get("type", key))
-            if edge_type in _DIRECT:
-                yield s, _DIRECT[edge_type], base + _path(v)
-            elif edge_type in _RELATIONS:
-                yield s, _RELATIONS[edge_type], base + _path(v)
-                later.extend(_statement_triples(u, v, edge_type, data, base))
-            else:
+            if edge_type not in EDGE_PROPERTIES:
                 raise ValueError(f"edge {u!r} -> {v!r}: unknown type {edge_type!r}")
+            yield s, EDGE_PROPERTIES[edge_type], base + _path(v)
+            if edge_type in _RELATIONS:
+                later.extend(_statement_triples(u, v, edge_type, data, base))
         yield from later
 
 
@@ -702,7 +690,7 @@ PathOrFile = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 def _write(chunks: Iterable[str], destination: PathOrFile) -> None:
     """Write text chunks as UTF-8 to a path (atomically), a text file or a binary file."""
     if isinstance(destination, (str, os.PathLike)):
-        from kg.export.files import atomic_open
+        from kg.builddir import atomic_open
 
         with atomic_open(destination, "wb") as out:  # a hidden .part, renamed when complete
             for chunk in chunks:

@@ -59,6 +59,7 @@ from typing import IO, Any
 
 import pyoxigraph as ox
 
+from kg.builddir import OUTPUT_FILES, STORE_CACHE_DIR, BuildDir
 from kg.export.files import process_dir
 
 __all__ = [
@@ -86,10 +87,10 @@ __all__ = [
     "get_example",
 ]
 
-GRAPH_FILE = "graph.ttl"
-"""The file of a build directory that is queried."""
+GRAPH_FILE = OUTPUT_FILES["turtle"]
+"""The file of a build directory that is queried (:class:`kg.builddir.BuildDir`)."""
 
-CACHE_DIR = ".oxigraph"
+CACHE_DIR = STORE_CACHE_DIR
 """Where on-disk stores are cached, inside the build directory."""
 
 CACHE_MIN_BYTES = 8 * 1024 * 1024
@@ -282,7 +283,7 @@ def graph_file(path: str | os.PathLike[str]) -> Path:
     """The RDF file to load: ``path`` itself (``.ttl`` or ``.nt``), or ``path/graph.ttl`` for a
     build directory. Raises FileNotFoundError naming what to do when there is none."""
     path = Path(path)
-    target = path / GRAPH_FILE if path.is_dir() else path
+    target = BuildDir(path).rdf_file()
     if not target.is_file():
         hint = f" (run `kg build ... -o {path}` first)" if path.is_dir() else ""
         raise FileNotFoundError(f"no RDF graph at {target}{hint}")

