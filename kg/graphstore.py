@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import groupby
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +45,7 @@ from kg.types import PaperRecord
 if TYPE_CHECKING:
     from kg.resolve import CanonicalEntity
 
-__all__ = ["GraphStore", "SortedGraph", "sorted_graph"]
+__all__ = ["GraphStore", "SortedGraph", "entity_attributes", "relation_attributes", "sorted_graph"]
 
 Node = tuple[str, dict[str, Any]]
 Edge = tuple[str, str, str, dict[str, Any]]
@@ -66,6 +66,21 @@ def _b(text: str) -> bytes:
 
 def _s(data: bytes) -> str:
     return data.decode("utf-8", "surrogatepass")
+
+
+def relation_attributes(kind: str, evidence: list[dict[str, Any]]) -> dict[str, Any]:
+    """The attributes of a relation edge from its evidence, sorted by paper, then start."""
+    return {"type": kind, "support": len({e["paper"] for e in evidence}), "evidence": evidence}
+
+
+def entity_attributes(info: CanonicalEntity, papers: int, mentions: int, proposed_by: Iterable[str]) -> dict[str, Any]:
+    """The attributes of an entity node: the resolver's canonical entity, and how many papers
+    mention it, how many times, and which propose it."""
+    return {
+        "label": info.type, "name": info.name, "aliases": list(info.aliases),
+        "catalogue_id": info.catalogue_id, "generic": info.generic, "paper_count": papers,
+        "mention_count": mentions, "proposed_by": sorted(proposed_by),
+    }
 
 
 class SortedGraph:
@@ -158,8 +173,7 @@ class GraphStore(SortedGraph):
         batch = []
         for (u, v, k), group in groupby(rows, key=lambda r: r[:3]):
             evidence = [{"paper": _s(paper), "start": start, "end": end} for *_, paper, start, end in group]
-            support = len({e["paper"] for e in evidence})
-            batch.append((u, v, k, json.dumps({"type": _s(k), "support": support, "evidence": evidence})))
+            batch.append((u, v, k, json.dumps(relation_attributes(_s(k), evidence))))
             if len(batch) >= 10_000:
                 self._db.executemany("INSERT OR REPLACE INTO edges VALUES (?, ?, ?, ?)", batch)
                 batch.clear()
@@ -175,11 +189,7 @@ class GraphStore(SortedGraph):
                 if proposed:
                     proposed_by.add(_s(paper))
             info = entities[_s(eid)]
-            batch.append((eid, info.type, json.dumps({
-                "label": info.type, "name": info.name, "aliases": list(info.aliases),
-                "catalogue_id": info.catalogue_id, "generic": info.generic, "paper_count": len(papers),
-                "mention_count": mentions, "proposed_by": sorted(proposed_by),
-            })))
+            batch.append((eid, info.type, json.dumps(entity_attributes(info, len(papers), mentions, proposed_by))))
             if len(batch) >= 10_000:
                 self._db.executemany("INSERT OR REPLACE INTO nodes VALUES (?, ?, ?)", batch)
                 batch.clear()
