@@ -345,6 +345,7 @@ def _build_on_cluster(client, spool, manifest: _Manifest, report: BuildReport, o
         target = (papers_path or out / OUTPUT_FILES["papers"]) if "papers" in outputs else None
         with _timed(report, "resolve+assemble"):
             graph.assemble(target)
+        report.timings.update({f"resolve+assemble: {stage}": seconds for stage, seconds in graph.timings.items()})
         if target is not None:
             report.outputs["papers"] = Path(target)
         graph.summarise(report)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 import operator
+import time
 import zlib
 from bisect import bisect_right
 from collections import Counter, deque
@@ -116,6 +117,9 @@ class ClusterGraph:
         self._ranges: list = []  # futures of the assembled ranges, in id order
         self._surveys: list[tuple] = []  # of each range: counts, GraphML kinds, first and last node
         self._tops: list[tuple] = []  # of each range: entities by type, the ten with most edges
+        #: Seconds the client waited for each stage (stages overlap on the workers).
+        self.timings: dict[str, float] = {}
+        self._clock = 0.0
 
     # ------------------------------------------------------------------ stages
 
@@ -123,11 +127,14 @@ class ClusterGraph:
         """Stages 1-6: the graph assembled in ranges on the workers; ``papers.jsonl`` written
         to ``papers_path`` (when given) as the partitions resolve."""
         plan = self.plan
+        self._clock = time.perf_counter()
         parts = self._send_partitions()
+        self._lap("send partitions")
         counted = [self._submit(_count, part, plan.shards) for part in parts]
         pieces = [self._split(f, 2 * plan.shards + 1) for f in counted]
         del counted
         samples = self.client.gather([p[-1] for p in pieces])
+        self._lap("count")
         bounds = _cuts(samples, plan.ranges)
         ranges = len(bounds) + 1  # fewer than planned when there are few distinct ids
         keys = [p[plan.shards : 2 * plan.shards] for p in pieces]
@@ -136,6 +143,7 @@ class ClusterGraph:
 
         joins = self.client.gather([self._submit(_joins, c) for c in shard_counts])
         roots = _roots(joins, plan.shards)
+        self._lap("add up and join keys")
         moved = [self._split(self._submit(_by_root, c, roots[s], plan.shards), plan.shards)
                  for s, c in enumerate(shard_counts)]
         del shard_counts, roots
@@ -146,6 +154,7 @@ class ClusterGraph:
         changed, shadowed = _assign_ids(claims, plan.shards)
         del claims
         winners = self._winners(groups, shadowed, changed)
+        self._lap("name groups and give ids")
         final = [self._split(self._submit(_finalize, g, changed[i], winners[i], plan.shards, bounds),
                              plan.shards + ranges) for i, g in enumerate(groups)]
         del groups
@@ -168,6 +177,7 @@ class ClusterGraph:
                     handle.write(text)
         for counts in self.client.gather([r[1] for r in resolved]):
             self.counts.update(counts)
+        self._lap("resolve papers")
 
         self._ranges = [self._submit(_assemble, entities[r], *[p[2 + r] for p in resolved])
                         for r in range(ranges)]
@@ -177,6 +187,7 @@ class ClusterGraph:
         _check_turtle_cuts(self._surveys)
         self._tops = self.client.gather([
             self._submit(_entity_summary, rng, *[s[5 + r] for s in surveys]) for r, rng in enumerate(self._ranges)])
+        self._lap("assemble ranges")
 
     def summarise(self, report) -> None:
         """Fill a :class:`kg.build.BuildReport` as ``kg.build._summarise`` does from a store."""
@@ -255,6 +266,11 @@ class ClusterGraph:
                 handle.write(text)
 
     # ----------------------------------------------------------------- helpers
+
+    def _lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.timings[stage] = round(now - self._clock, 3)
+        self._clock = now
 
     def _submit(self, function: Callable, *args: Any):
         return self.client.submit(function, *args, pure=False)
