@@ -4,7 +4,7 @@
 then resolves, assembles and writes there too, and writes byte for byte the
 files a local build writes. The client (the ``kg build`` process) reads the
 input, keeps the extraction cache and the manifest, and writes the files; what
-it holds in memory is bounded by the number of distinct names, never by the
+it holds for resolution is bounded by the number of distinct names, not by the
 number of papers. Stages, each a set of Dask tasks:
 
 1. **Partitions.** The build's spool (one JSON line per extracted paper, in
