@@ -3,7 +3,9 @@
 Papers are read lazily and extracted in batches; extractions are spooled to
 a temporary file while the resolver counts them, then read back once to be
 resolved, written to ``papers.jsonl`` and added to the graph. Memory grows
-with the graph, not with the input.
+with the graph, not with the input. With ``engine="dask"`` and an output
+directory, resolution, assembly and writing run on the Dask cluster too
+(:mod:`kg.cluster`), and write the same files byte for byte.
 
 Every input record ends in ``manifest.jsonl`` as ``built``, ``duplicate`` (same
 paper id as an earlier record) or ``skipped`` (with the reader's reason, or the
@@ -271,39 +273,74 @@ def _build(files, out: Path | None, stage: Path | None, *, fmt, config, workers,
     """The build itself; outputs go to ``stage`` (moved into ``out`` by the caller)."""
     report = BuildReport()
     manifest = _Manifest(on_error, report, stage)
+    on_cluster = engine == "dask" and stage is not None  # the whole build; else extraction only
     resolver = Resolver()
     extraction_cache = _open_cache(cache, out, config)
 
-    with manifest.file, extraction_cache or nullcontext():
+    with manifest.file, extraction_cache or nullcontext(), _cluster(on_cluster, workers, scheduler) as client:
         with _scratch(stage, "spool.jsonl", "w+b") as spool:
             with _timed(report, "read+extract"):
                 accepted = manifest.accept(read_papers(files, fmt=fmt) if papers is None else papers)
                 extractions = extract_all(
                     accepted, config=config, workers=workers, batch_size=batch_size, engine=engine,
-                    scheduler=scheduler, cache=extraction_cache, record_timeout=record_timeout,
+                    scheduler=client.scheduler.address if client else scheduler, cache=extraction_cache,
+                    record_timeout=record_timeout,
                 )
                 total = estimate_records(files, fmt) if progress else None
                 for extraction in _progress(extractions, progress, "Extracting", total):
                     if isinstance(extraction, ReadIssue):
                         manifest.fail(extraction)
                         continue
-                    resolver.add(extraction)
+                    if client is None:  # on a cluster, the workers count
+                        resolver.add(extraction)
                     _spool_write(spool, extraction)
                     report.papers_built += 1
             report.cache_hits = extraction_cache.hits if extraction_cache else 0
             if report.papers_built == 0:
                 raise BuildError(_nothing_built(report))
             spool.seek(0)
+            if client is not None and stage is not None:
+                _build_on_cluster(client, spool, manifest, report, outputs, papers_path, stage, base_iri)
+                return report
             with _graph_store(stage) as store:
                 with _timed(report, "resolve+assemble"):
                     _resolve(spool, resolver, store, report, outputs, papers_path, stage)
                     store.finish(resolver.entities)
                 _summarise(store, report)
                 if stage is not None:
-                    _write_outputs(store, manifest, report, outputs, stage, base_iri)
+                    _write_outputs(_graph_writers(store, base_iri), manifest, report, outputs, stage)
                 else:
                     report._graph = store.to_networkx()
     return report
+
+
+@contextmanager
+def _cluster(wanted: bool, workers: int, scheduler: str | None):
+    """A Dask client for a build on a cluster (:mod:`kg.cluster`), else None."""
+    if not wanted:
+        yield None
+        return
+    from kg.cluster import connect
+
+    with connect(workers, scheduler) as client:
+        yield client
+
+
+def _build_on_cluster(client, spool, manifest: _Manifest, report: BuildReport, outputs, papers_path,
+                      out: Path, base_iri) -> None:
+    """Resolve, assemble and write on the cluster: the files of :func:`_resolve` and
+    :func:`_write_outputs` from a local store, byte for byte."""
+    from kg.cluster import ClusterGraph
+
+    with ClusterGraph(client, spool, report.papers_built) as graph:
+        target = (papers_path or out / OUTPUT_FILES["papers"]) if "papers" in outputs else None
+        with _timed(report, "resolve+assemble"):
+            graph.assemble(target)
+        report.timings.update({f"resolve+assemble: {stage}": seconds for stage, seconds in graph.timings.items()})
+        if target is not None:
+            report.outputs["papers"] = Path(target)
+        graph.summarise(report)
+        _write_outputs(graph.writers(base_iri), manifest, report, outputs, out)
 
 
 @contextmanager
@@ -428,14 +465,17 @@ def _resolve(spool, resolver: Resolver, store: GraphStore, report: BuildReport, 
             pass
 
 
-def _write_outputs(graph, manifest: _Manifest, report: BuildReport, outputs, out: Path, base_iri) -> None:
-    writers = {
-        "manifest": lambda path: write_jsonl(manifest.rows(), path),
+def _graph_writers(graph, base_iri) -> dict:
+    return {
         "node_link": lambda path: write_node_link(graph, path),
         "graphml": lambda path: write_graphml(graph, path),
         "turtle": lambda path: _write_turtle(graph, path, base_iri),
         "results": lambda path: _write_results(graph, path),
     }
+
+
+def _write_outputs(graph_writers: dict, manifest: _Manifest, report: BuildReport, outputs, out: Path) -> None:
+    writers = {"manifest": lambda path: write_jsonl(manifest.rows(), path), **graph_writers}
     build = BuildDir(out)
     for kind, write in writers.items():
         if kind in outputs:
@@ -476,8 +516,13 @@ def _spool_write(spool, extraction: Extraction) -> None:
 
 def _read_spool(spool, count: int) -> Iterator[Extraction]:
     for _ in range(count):
-        line = json.loads(spool.readline().decode("utf-8", "surrogatepass"))
-        yield extraction_from_json(line["extraction"], paper_from_dict(line["paper"]))
+        yield spool_record(spool.readline())
+
+
+def spool_record(line: bytes) -> Extraction:
+    """One line of the spool read back (:mod:`kg.cluster` reads the lines it is sent)."""
+    data = json.loads(line.decode("utf-8", "surrogatepass"))
+    return extraction_from_json(data["extraction"], paper_from_dict(data["paper"]))
 
 
 def _nothing_built(report: BuildReport) -> str:

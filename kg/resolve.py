@@ -37,6 +37,7 @@ Examples
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from kg.extract.abbreviations import is_short_form, schwartz_hearst_long_form
@@ -69,6 +70,16 @@ class _Stats:
     types: Counter = field(default_factory=Counter)
     names: Counter = field(default_factory=Counter)  # surface form -> papers using it
     catalogue: Counter = field(default_factory=Counter)
+
+    def update(self, other: _Stats) -> None:
+        """Add the counts of ``other`` (the statistics of one name over more papers)."""
+        self.types.update(other.types)
+        self.names.update(other.names)
+        self.catalogue.update(other.catalogue)
+
+    def top_catalogue(self) -> str | None:
+        """The catalogue id most papers give (ties: the smallest)."""
+        return min(self.catalogue, key=lambda c: (-self.catalogue[c], c)) if self.catalogue else None
 
 
 def abbreviates(short: str, long_key: str) -> bool:
@@ -124,29 +135,19 @@ class Resolver:
                 if alias_key != entity.key and abbreviates(alias, entity.key):
                     self._definitions[alias_key][entity.key] += 1
 
+    def statistics(self) -> tuple[dict[str, _Stats], dict[str, Counter]]:
+        """What :meth:`add` counted: per name key its types, surface forms and catalogue ids;
+        per acronym key the long forms papers define it as (:mod:`kg.cluster` adds these up
+        across workers)."""
+        return self._stats, self._definitions
+
     def _group(self) -> _Groups:
-        groups = _Groups()
-        keys = sorted(self._stats)
+        acronyms = []
         for short, long_forms in sorted(self._definitions.items()):
-            (long, count), total = long_forms.most_common(1)[0], sum(long_forms.values())
-            tied = [k for k, c in long_forms.items() if c == count]
-            if count >= DOMINANT_DEFINITION * total and len(tied) == 1 and short in self._stats:
-                groups.union(short, long)
-        by_spelling: dict[str, str] = {}
-        by_catalogue: dict[str, str] = {}
-        for key in keys:
-            groups.find(key)
-            bare = key.replace("-", "")
-            if bare in by_spelling:
-                groups.union(key, by_spelling[bare])
-            by_spelling.setdefault(bare, key)
-            catalogue = self._stats[key].catalogue
-            if catalogue:
-                top = min(catalogue, key=lambda c: (-catalogue[c], c))
-                if top in by_catalogue:
-                    groups.union(key, by_catalogue[top])
-                by_catalogue.setdefault(top, key)
-        return groups
+            long = dominant_long_form(long_forms)
+            if long is not None and short in self._stats:
+                acronyms.append((short, long))
+        return group_keys(sorted(self._stats), acronyms, lambda key: self._stats[key].top_catalogue())
 
     @property
     def entities(self) -> dict[str, CanonicalEntity]:
@@ -166,26 +167,10 @@ class Resolver:
         for root in sorted(members, key=lambda r: (-len(members[r]), r)):
             merged = _Stats()
             for key in members[root]:
-                stats = self._stats[key]
-                merged.types.update(stats.types)
-                merged.names.update(stats.names)
-                merged.catalogue.update(stats.catalogue)
-            kind = min(merged.types, key=lambda t: (-merged.types[t], _TYPE_ORDER[t]))
-            catalogue = min(merged.catalogue, key=lambda c: (-merged.catalogue[c], c)) if merged.catalogue else None
-            if catalogue and _catalogue_label(catalogue) not in (None, kind):
-                catalogue = None  # a Method is not the catalogue's task of the same name
-            name = _canonical_name(merged.names, catalogue)
-            eid = entity_id(name_key(name) or root)
-            if eid in canonical:  # an acronym two entities share (CMDP): each goes by another of its names
-                name = next((n for n in sorted(merged.names, key=lambda n: (-merged.names[n], n))
-                             if entity_id(name_key(n)) not in canonical), name)
-                eid = entity_id(name_key(name) or root)
-                if eid in canonical:
-                    eid = entity_id(root)
-            canonical[eid] = CanonicalEntity(
-                id=eid, name=name, type=kind, aliases=_aliases(merged.names, name),
-                catalogue_id=catalogue, generic=is_generic_class(name, list(merged.names)),
-            )
+                merged.update(self._stats[key])
+            kind, catalogue, name = describe_group(merged)
+            name, eid = claim_id(name, root, merged.names, canonical)
+            canonical[eid] = canonical_entity(eid, name, kind, catalogue, merged.names)
             for key in members[root]:
                 ids[key] = eid
         self._canonical = dict(sorted(canonical.items()))
@@ -200,49 +185,125 @@ class Resolver:
 
     def resolve(self, extraction: Extraction) -> PaperRecord:
         """One paper with its entities under graph-wide ids (merged when two resolve alike)."""
-        canonical = self.entities
-        ids = [self.entity_id(e.key) for e in extraction.entities]
-        merged: dict[str, ResolvedEntity] = {}
-        for entity, eid in zip(extraction.entities, ids):
-            info = canonical[eid]
-            if eid in merged:
-                target = merged[eid]
-                target.mentions = sorted({*target.mentions, *entity.mentions}, key=_mention_order)
-                target.proposed = target.proposed or entity.proposed
-            else:
-                merged[eid] = ResolvedEntity(
-                    id=eid,
-                    name=info.name,
-                    type=info.type,  # type: ignore[arg-type]
-                    proposed=entity.proposed,
-                    mentions=sorted(entity.mentions, key=_mention_order),
-                    catalogue_id=info.catalogue_id,
-                    generic=info.generic,
-                )
-        relations, seen = [], set()
-        for rel in extraction.relations:
-            subject, obj = ids[rel.subject], ids[rel.object]
-            if subject != obj and (subject, rel.predicate, obj) not in seen:
-                seen.add((subject, rel.predicate, obj))
-                relations.append(Relation(subject, rel.predicate, obj, rel.start, rel.end))
-        results = [self._result(r, ids) for r in extraction.results]
-        entities = sorted(merged.values(), key=lambda e: e.mentions[0].start if e.mentions else 0)
-        return PaperRecord(extraction.paper, entities, relations, results, list(extraction.code_urls))
+        return resolve_record(extraction, self.entity_id, self.entities)
 
-    def _result(self, result: Result, ids: list[str]) -> Result:
-        """A result under graph-wide ids; a field whose entity resolved to a type it cannot take
-        (a dataset that is a Method across the corpus) is left empty rather than kept wrong."""
-        canonical = self.entities
 
-        def ref(index: int | None, types: tuple[str, ...]) -> str | None:
-            if index is None:
-                return None
-            eid = ids[index]
-            return eid if canonical[eid].type in types else None
+def dominant_long_form(long_forms: Counter) -> str | None:
+    """The long form an acronym resolves to: the one at least :data:`DOMINANT_DEFINITION` of its
+    definitions give, if no other is given as often; else None."""
+    (long, count), total = long_forms.most_common(1)[0], sum(long_forms.values())
+    tied = [k for k, c in long_forms.items() if c == count]
+    return long if count >= DOMINANT_DEFINITION * total and len(tied) == 1 else None
 
-        # each field may hold the labels its result edge goes to (kg.schema)
-        return replace(result, **{name: ref(getattr(result, name), EDGES[kind].targets)
-                                  for kind, name in RESULT_FIELDS.items()})
+
+def group_keys(
+    keys: Iterable[str], acronyms: Iterable[tuple[str, str]], top_catalogue: Callable[[str], str | None],
+) -> _Groups:
+    """Join name keys into groups: each acronym with its long form, keys that differ only in
+    separators, keys whose most given catalogue id is the same. ``keys`` are sorted; the groups
+    (and their roots, the smallest key of each) do not depend on the order of the joins."""
+    groups = _Groups()
+    for short, long in acronyms:
+        groups.union(short, long)
+    by_spelling: dict[str, str] = {}
+    by_catalogue: dict[str, str] = {}
+    for key in keys:
+        groups.find(key)
+        bare = key.replace("-", "")
+        if bare in by_spelling:
+            groups.union(key, by_spelling[bare])
+        by_spelling.setdefault(bare, key)
+        top = top_catalogue(key)
+        if top:
+            if top in by_catalogue:
+                groups.union(key, by_catalogue[top])
+            by_catalogue.setdefault(top, key)
+    return groups
+
+
+def describe_group(merged: _Stats) -> tuple[str, str | None, str]:
+    """Type, catalogue id and name of a group of keys from their merged statistics."""
+    kind = min(merged.types, key=lambda t: (-merged.types[t], _TYPE_ORDER[t]))
+    catalogue = merged.top_catalogue()
+    if catalogue and _catalogue_label(catalogue) not in (None, kind):
+        catalogue = None  # a Method is not the catalogue's task of the same name
+    return kind, catalogue, _canonical_name(merged.names, catalogue)
+
+
+def names_by_use(names: Counter) -> list[str]:
+    """Surface forms, the most used first (ties: alphabetical)."""
+    return sorted(names, key=lambda n: (-names[n], n))
+
+
+def claim_id(name: str, root: str, names: Counter | list[str], taken: Container[str]) -> tuple[str, str]:
+    """The name and id of a group once the groups before it (by size, then root) took the ids
+    ``taken``: the id of its name, else that of the first of its ``names`` (a Counter, or a list
+    already most used first) whose id is free, else that of its root key (an acronym two
+    entities share, ``CMDP``: each goes by another of its names)."""
+    eid = entity_id(name_key(name) or root)
+    if eid in taken:
+        ordered = names_by_use(names) if isinstance(names, Counter) else names
+        name = next((n for n in ordered if entity_id(name_key(n)) not in taken), name)
+        eid = entity_id(name_key(name) or root)
+        if eid in taken:
+            eid = entity_id(root)
+    return name, eid
+
+
+def canonical_entity(eid: str, name: str, kind: str, catalogue: str | None, names: Counter) -> CanonicalEntity:
+    return CanonicalEntity(
+        id=eid, name=name, type=kind, aliases=_aliases(names, name),
+        catalogue_id=catalogue, generic=is_generic_class(name, list(names)),
+    )
+
+
+def resolve_record(
+    extraction: Extraction, entity_id_of: Callable[[str], str], canonical: Mapping[str, CanonicalEntity],
+) -> PaperRecord:
+    """One paper under graph-wide ids: ``entity_id_of`` maps its entity keys to ids, ``canonical``
+    gives each id's name, type, catalogue id and generic flag."""
+    ids = [entity_id_of(e.key) for e in extraction.entities]
+    merged: dict[str, ResolvedEntity] = {}
+    for entity, eid in zip(extraction.entities, ids):
+        info = canonical[eid]
+        if eid in merged:
+            target = merged[eid]
+            target.mentions = sorted({*target.mentions, *entity.mentions}, key=_mention_order)
+            target.proposed = target.proposed or entity.proposed
+        else:
+            merged[eid] = ResolvedEntity(
+                id=eid,
+                name=info.name,
+                type=info.type,  # type: ignore[arg-type]
+                proposed=entity.proposed,
+                mentions=sorted(entity.mentions, key=_mention_order),
+                catalogue_id=info.catalogue_id,
+                generic=info.generic,
+            )
+    relations, seen = [], set()
+    for rel in extraction.relations:
+        subject, obj = ids[rel.subject], ids[rel.object]
+        if subject != obj and (subject, rel.predicate, obj) not in seen:
+            seen.add((subject, rel.predicate, obj))
+            relations.append(Relation(subject, rel.predicate, obj, rel.start, rel.end))
+    results = [_result(r, ids, canonical) for r in extraction.results]
+    entities = sorted(merged.values(), key=lambda e: e.mentions[0].start if e.mentions else 0)
+    return PaperRecord(extraction.paper, entities, relations, results, list(extraction.code_urls))
+
+
+def _result(result: Result, ids: list[str], canonical: Mapping[str, CanonicalEntity]) -> Result:
+    """A result under graph-wide ids; a field whose entity resolved to a type it cannot take
+    (a dataset that is a Method across the corpus) is left empty rather than kept wrong."""
+
+    def ref(index: int | None, types: tuple[str, ...]) -> str | None:
+        if index is None:
+            return None
+        eid = ids[index]
+        return eid if canonical[eid].type in types else None
+
+    # each field may hold the labels its result edge goes to (kg.schema)
+    return replace(result, **{name: ref(getattr(result, name), EDGES[kind].targets)
+                              for kind, name in RESULT_FIELDS.items()})
 
 
 def _catalogue_label(catalogue_id: str) -> str | None:

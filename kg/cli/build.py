@@ -34,7 +34,8 @@ def _input_options(command):
     )(command)
     command = click.option(
         "--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
-        help="Where extraction runs: local processes, or a Dask cluster (pip install 'research-kg[dask]').",
+        help="Where the build runs: local processes, or a Dask cluster (pip install 'research-kg[dask]'): "
+             "kg build resolves, assembles and writes there too (the same files; docs/scale.md).",
     )(command)
     command = click.option(
         "--scheduler", default=None, metavar="ADDRESS",

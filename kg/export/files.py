@@ -26,14 +26,24 @@ from kg.types import PaperRecord
 
 __all__ = [
     "BUILD_MARKS",
+    "GRAPHML_TAIL",
+    "NODE_LINK_SEPARATOR",
     "atomic_open",
+    "graphml_edges",
+    "graphml_head",
+    "graphml_kinds",
+    "graphml_nodes",
     "iter_graphml",
+    "merge_graphml_kinds",
+    "node_link_edges",
+    "node_link_nodes",
     "process_dir",
     "graph_path",
     "incomplete_build",
     "read_graph",
     "to_graphml_graph",
     "write_graphml",
+    "write_graphml_parts",
     "write_jsonl",
     "write_node_link",
     "xml_text",
@@ -93,12 +103,35 @@ def write_node_link(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> N
     with ``indent=1`` writes it, streamed one node or edge at a time (a store never loads whole)."""
     source = sorted_graph(graph)
     meta = graph.graph if isinstance(graph, nx.Graph) else {}
+    write_node_link_parts(path, node_link_nodes(source), node_link_edges(source), meta)
+
+
+def node_link_nodes(graph: SortedGraph) -> Iterator[str]:
+    """The text of each node in ``graph.json``'s ``nodes`` list, in id order."""
+    for node, attrs in graph.nodes():
+        yield _json_item({**attrs, "id": node}, "  ")
+
+
+def node_link_edges(graph: SortedGraph) -> Iterator[str]:
+    """The text of each edge in ``graph.json``'s ``edges`` list, in id order."""
+    for u, v, k, attrs in graph.edges():
+        yield _json_item({**attrs, "source": u, "target": v, "key": k}, "  ")
+
+
+#: What joins two items of a list in ``graph.json``.
+NODE_LINK_SEPARATOR = ",\n  "
+
+
+def write_node_link_parts(path: str | Path, nodes: Iterable[str], edges: Iterable[str], meta: dict | None = None) -> None:
+    """``graph.json`` from the texts of its nodes and edges in order: each text one item
+    (:func:`node_link_nodes`) or several joined by :data:`NODE_LINK_SEPARATOR` (a range of
+    them written elsewhere, :mod:`kg.cluster`); empty texts are skipped."""
     with atomic_open(path) as handle:
-        handle.write('{\n "directed": true,\n "multigraph": true,\n "graph": ' + _json_item(meta, " "))
+        handle.write('{\n "directed": true,\n "multigraph": true,\n "graph": ' + _json_item(meta or {}, " "))
         handle.write(',\n "nodes": ')
-        _json_list(handle, ({**attrs, "id": node} for node, attrs in source.nodes()))
+        _json_list(handle, nodes)
         handle.write(',\n "edges": ')
-        _json_list(handle, ({**attrs, "source": u, "target": v, "key": k} for u, v, k, attrs in source.edges()))
+        _json_list(handle, edges)
         handle.write("\n}")
 
 
@@ -108,11 +141,12 @@ def _json_item(value: Any, indent: str) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n" + indent)
 
 
-def _json_list(handle: IO[str], items: Iterable[Any]) -> None:
+def _json_list(handle: IO[str], items: Iterable[str]) -> None:
     first = True
     for item in items:
-        handle.write(("[\n  " if first else ",\n  ") + _json_item(item, "  "))
-        first = False
+        if item:
+            handle.write(("[\n  " if first else NODE_LINK_SEPARATOR) + item)
+            first = False
     handle.write("[]" if first else "\n ]")
 
 
@@ -135,10 +169,10 @@ def _graphml_node(node: str, attrs: dict) -> tuple[str, dict]:
     return xml_text(node), _graphml_scalars({"label": name if name is not None else node, "type": kind, **attrs})
 
 
-def _graphml_edges(graph: SortedGraph) -> Iterator[tuple[str, str, str, dict]]:
+def _graphml_edges(graph: SortedGraph, first: int = 0) -> Iterator[tuple[str, str, str, dict]]:
     """Edges as GraphML holds them, each with an ``id`` of its own (``e0``, ``e1`` ... in sorted
-    order): Gephi keeps only the first edge of each id."""
-    for number, (u, v, k, attrs) in enumerate(graph.edges()):
+    order, from ``e<first>``): Gephi keeps only the first edge of each id."""
+    for number, (u, v, k, attrs) in enumerate(graph.edges(), first):
         yield xml_text(u), xml_text(v), xml_text(k), _graphml_scalars({**attrs, "id": f"e{number}"})
 
 
@@ -204,17 +238,46 @@ def iter_graphml(graph: nx.MultiDiGraph | SortedGraph) -> Iterator[str]:
       </graph>
     </graphml>
     """
-    from xml.sax.saxutils import quoteattr
-
     source = sorted_graph(graph)
+    yield from graphml_head(graphml_kinds(source))
+    yield from graphml_nodes(source)
+    yield from graphml_edges(source)
+    yield GRAPHML_TAIL
+
+
+#: The last lines of a GraphML file.
+GRAPHML_TAIL = "  </graph>\n</graphml>\n"
+
+
+def graphml_kinds(graph: SortedGraph) -> dict[str, dict[str, set[str]]]:
+    """The first pass of :func:`iter_graphml`: for nodes and for edges, each attribute (in the
+    order first met) with the GraphML types of its values."""
     kinds: dict[str, dict[str, set[str]]] = {"node": {}, "edge": {}}
-    for node, attrs in source.nodes():
+    for node, attrs in graph.nodes():
         for key, value in _graphml_node(node, attrs)[1].items():
             kinds["node"].setdefault(key, set()).add(_graphml_kind(value))
-    for _, _, _, data in _graphml_edges(source):
+    for _, _, _, data in _graphml_edges(graph):
         for key, value in data.items():
             if key != "id":
                 kinds["edge"].setdefault(key, set()).add(_graphml_kind(value))
+    return kinds
+
+
+def merge_graphml_kinds(parts: Iterable[dict[str, dict[str, set[str]]]]) -> dict[str, dict[str, set[str]]]:
+    """The :func:`graphml_kinds` of a graph from those of consecutive ranges of its nodes."""
+    kinds: dict[str, dict[str, set[str]]] = {"node": {}, "edge": {}}
+    for part in parts:
+        for scope, found in part.items():
+            for key, seen in found.items():
+                kinds[scope].setdefault(key, set()).update(seen)
+    return kinds
+
+
+def graphml_head(kinds: dict[str, dict[str, set[str]]]) -> Iterator[str]:
+    """The lines before the first node: the ``<key>`` declarations of :func:`graphml_kinds`
+    (an attribute whose values' types differ is a ``string``)."""
+    from xml.sax.saxutils import quoteattr
+
     yield '<?xml version="1.0" encoding="UTF-8"?>\n'
     yield ('<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
            'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
@@ -226,24 +289,47 @@ def iter_graphml(graph: nx.MultiDiGraph | SortedGraph) -> Iterator[str]:
             yield (f'  <key id={quoteattr(f"{scope}_{key}")} for="{scope}" attr.name={quoteattr(key)} '
                    f'attr.type="{kind}"/>\n')
     yield '  <graph id="G" edgedefault="directed">\n'
-    for node, attrs in source.nodes():
+
+
+def graphml_nodes(graph: SortedGraph) -> Iterator[str]:
+    """The ``<node>`` elements, in id order."""
+    from xml.sax.saxutils import quoteattr
+
+    for node, attrs in graph.nodes():
         node, data = _graphml_node(node, attrs)
         yield f"    <node id={quoteattr(node)}>\n"
         for key, value in data.items():
             yield f'      <data key={quoteattr("node_" + key)}>{_graphml_value(value)}</data>\n'
         yield "    </node>\n"
-    for u, v, _, data in _graphml_edges(source):
+
+
+def graphml_edges(graph: SortedGraph, first: int = 0) -> Iterator[str]:
+    """The ``<edge>`` elements in order, numbered from ``e<first>``."""
+    from xml.sax.saxutils import quoteattr
+
+    for u, v, _, data in _graphml_edges(graph, first):
         yield f"    <edge id={quoteattr(data['id'])} source={quoteattr(u)} target={quoteattr(v)}>\n"
         for key, value in data.items():
             if key != "id":
                 yield f'      <data key={quoteattr("edge_" + key)}>{_graphml_value(value)}</data>\n'
         yield "    </edge>\n"
-    yield "  </graph>\n</graphml>\n"
 
 
 def write_graphml(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> None:
     with atomic_open(path) as handle:
         handle.writelines(iter_graphml(graph))
+
+
+def write_graphml_parts(path: str | Path, kinds: dict[str, dict[str, set[str]]], nodes: Iterable[str],
+                        edges: Iterable[str]) -> None:
+    """The GraphML file from the texts of consecutive ranges of a graph's nodes and of their
+    out-edges (:func:`graphml_nodes`, :func:`graphml_edges` numbered on from the range before,
+    written apart, :mod:`kg.cluster`) and the merged :func:`graphml_kinds` of the ranges."""
+    with atomic_open(path) as handle:
+        handle.writelines(graphml_head(kinds))
+        handle.writelines(nodes)
+        handle.writelines(edges)
+        handle.write(GRAPHML_TAIL)
 
 
 def write_jsonl(records: Iterable[PaperRecord | dict], path: str | Path) -> int:

@@ -91,6 +91,7 @@ Examples
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -115,7 +116,10 @@ __all__ = [
     "iter_ntriples",
     "iter_turtle",
     "iter_jsonld",
+    "turtle_body",
+    "turtle_prefixes",
     "write_turtle",
+    "write_turtle_parts",
     "write_ntriples",
     "write_jsonld",
 ]
@@ -547,8 +551,22 @@ def iter_turtle(graph: nx.MultiDiGraph, base: str = KG_BASE) -> Iterator[str]:
     graphs) keeps memory flat and the output byte-identical across runs.
     """
     base = _check_base(base)
-    namespaces = _namespaces(base)
-    compact = _Compactor(namespaces)
+    yield from turtle_prefixes(base)
+    yield from turtle_body(graph, base)
+
+
+def turtle_prefixes(base: str = KG_BASE) -> Iterator[str]:
+    """The ``@prefix`` lines that start the Turtle export."""
+    for prefix, namespace in sorted(_namespaces(_check_base(base)).items()):
+        yield f"@prefix {prefix}: <{namespace}> .\n"
+
+
+def turtle_body(graph: nx.MultiDiGraph | SortedGraph, base: str = KG_BASE) -> Iterator[str]:
+    """The Turtle export after its prefixes: one block per subject. The body of a graph is the
+    bodies of consecutive ranges of its nodes, one after the other (:mod:`kg.cluster` writes
+    them apart), as no subject's triples span two nodes (:func:`_triples`)."""
+    base = _check_base(base)
+    compact = _Compactor(_namespaces(base))
 
     def iri(value: str) -> str:
         return compact(value) or f"<{value}>"
@@ -563,8 +581,6 @@ def iter_turtle(graph: nx.MultiDiGraph, base: str = KG_BASE) -> Iterator[str]:
             return term.text
         return f"{text}^^{iri(term.datatype)}"
 
-    for prefix, namespace in sorted(namespaces.items()):
-        yield f"@prefix {prefix}: <{namespace}> .\n"
     subject = predicate = None
     for s, p, o in _unique(_triples(graph, base)):
         if s != subject:
@@ -721,6 +737,12 @@ def write_ntriples(graph: nx.MultiDiGraph, path_or_file: PathOrFile, base: str =
 def write_turtle(graph: nx.MultiDiGraph, path: PathOrFile, base: str = KG_BASE) -> None:
     """Stream the export as Turtle (UTF-8) to a path or an open text or binary file."""
     _write(_batched(iter_turtle(graph, base)), path)
+
+
+def write_turtle_parts(bodies: Iterable[str], path: PathOrFile, base: str = KG_BASE) -> None:
+    """The Turtle export from the :func:`turtle_body` texts of consecutive ranges of a graph's
+    nodes (written apart, :mod:`kg.cluster`): byte for byte what :func:`write_turtle` writes."""
+    _write(itertools.chain(turtle_prefixes(base), bodies), path)
 
 
 def write_jsonld(graph: nx.MultiDiGraph, path: PathOrFile, base: str = KG_BASE) -> None:
