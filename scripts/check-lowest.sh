@@ -21,5 +21,5 @@ trap 'rm -rf "$work"' EXIT
 "$work/venv/bin/python" -m pytest -q -p no:cacheprovider \
   tests/test_build.py tests/ingest/test_bibtex.py tests/test_extras.py \
   tests/query/test_sparql.py tests/query/test_cypher.py tests/cli/test_query.py tests/export/test_rdf.py \
-  tests/viz/test_static.py tests/analyse/test_report.py \
+  tests/viz/test_static.py tests/analyse/report/test_report.py \
   "tests/extract/test_runner.py::test_dask_local_cluster_equals_a_local_run" tests/train/test_linear.py
