@@ -761,7 +761,11 @@ def candidate_groups(doc: Doc, chosen: list[Candidate]) -> dict[str, list[Candid
 def emphasized_spans(doc: Doc, max_tokens: int = 6) -> list[Span]:
     """The italic or bold phrases of ``doc`` (the cleaner's ``kg_emphasis``) of one to
     ``max_tokens`` tokens, without determiners or punctuation at their edges; single letters
-    (bold-letter acronyms) and phrases without a word left out."""
+    (bold-letter acronyms) and phrases without a word left out. Computed once per document:
+    the candidates, and the features of every name, ask for them."""
+    key = ("kg_emphasized", max_tokens)
+    if key in doc.user_data:
+        return doc.user_data[key]
     found = []
     for start, end, _ in doc._.kg_emphasis:
         span = doc.char_span(start, end, alignment_mode="contract")  # not the word of a bold letter
@@ -773,6 +777,7 @@ def emphasized_spans(doc: Doc, max_tokens: int = 6) -> list[Span]:
             span = span[:-1]
         if 1 <= len(span) <= max_tokens and len(span.text) > 2 and any(t.is_alpha and not t.is_stop for t in span):
             found.append(span)
+    doc.user_data[key] = found
     return found
 
 
