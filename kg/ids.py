@@ -39,6 +39,7 @@ __all__ = [
 
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)")
 _NON_ALNUM = re.compile(r"[\W_]+")
+_TRAILING_PLUS = re.compile(r"(?<=\w)\++(?=[\s\-]|$)")
 _PLURAL_KEEP = ("ss", "us", "is", "as", "ys", "os")
 _IRREGULAR = {"series": "series", "species": "species", "data": "data", "indices": "index", "news": "news"}
 #: Fields named by a word in -ics are not plurals (``inverse graphics``); ``metrics`` is.
@@ -116,9 +117,11 @@ def singular_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Normalise a surface name: case, hyphens and spaces, a plural last word, letter-digit joins."""
+    """Normalise a surface name: case, hyphens and spaces, a plural last word, letter-digit joins
+    (a name's trailing ``+`` counts: ``LoRA+`` and ``PointNet++`` are other methods than ``LoRA``, ``PointNet``)."""
     text = singular_name(" ".join(unicodedata.normalize("NFKC", name).split())).lower()
     text = _LETTER_DIGIT.sub(" ", text)
+    text = _TRAILING_PLUS.sub(lambda plus: " plus" * len(plus.group()), text)  # LoRA+ is not LoRA
     return _NON_ALNUM.sub("-", text).strip("-")
 
 

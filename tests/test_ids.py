@@ -13,13 +13,16 @@ from kg.ids import code_id, name_key, paper_id, singular_name
         ("LLMs", "llm"),
         ("Llama-2-70B", "Llama 2 70B"),
         ("GPT4o", "GPT-4o"),
+        ("LoRA+", "lora+"),
+        ("CNN+LSTM", "CNN-LSTM"),
     ],
 )
 def test_name_key_equates_variants(a, b):
     assert name_key(a) == name_key(b)
 
 
-@pytest.mark.parametrize("a, b", [("GPT-4", "GPT-4o"), ("AtSpeed-S", "AtSpeed-R"), ("corpus", "corpu")])
+@pytest.mark.parametrize("a, b", [("GPT-4", "GPT-4o"), ("AtSpeed-S", "AtSpeed-R"), ("corpus", "corpu"), ("LoRA+", "LoRA"),
+                          ("PointNet++", "PointNet+"), ("PointNet++", "PointNet")])
 def test_name_key_keeps_different_names_apart(a, b):
     assert name_key(a) != name_key(b)
 

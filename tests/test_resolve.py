@@ -134,3 +134,15 @@ def test_an_acronym_two_entities_share_leaves_each_its_own_named_id():
     assert ids[0] == ids[1] != ids[2]
     for eid in set(ids):
         assert eid == "entity:" + name_key(resolver.entities[eid].name)
+
+
+def test_a_trailing_plus_names_another_method():
+    papers = [
+        extraction("a", entity("LoRA", name_key("LoRA"))),
+        extraction("b", entity("LoRA+", name_key("LoRA+"))),
+        extraction("c", entity("LoRA", name_key("LoRA")), entity("LoRA+", name_key("LoRA+"))),
+    ]
+    resolver, records = resolve_all(papers)
+    assert {"entity:lora", "entity:lora-plus"} <= set(resolver.entities)
+    assert [e.name for e in records[2].entities] == ["LoRA", "LoRA+"]
+    assert records[2].entities[0].id != records[2].entities[1].id
