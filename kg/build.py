@@ -49,7 +49,8 @@ from typing import Literal
 import networkx as nx
 
 from kg.builddir import LOCK_FILE, OUTPUT_FILES, STAGING_PREFIX, SUMMARY_FILE, BuildDir
-from kg.export.files import write_graphml, write_jsonl, write_node_link
+from kg.export.files import write_jsonl
+from kg.export.writers import BUILD_FORMATS, WRITERS, write_graph
 from kg.extract.pipeline import MAX_ABSTRACT_CHARS
 from kg.extract.runner import RECORD_TIMEOUT, ExtractionCache, extract_all, pipeline_fingerprint
 from kg.graphstore import GraphStore
@@ -466,12 +467,13 @@ def _resolve(spool, resolver: Resolver, store: GraphStore, report: BuildReport, 
 
 
 def _graph_writers(graph, base_iri) -> dict:
-    return {
-        "node_link": lambda path: write_node_link(graph, path),
-        "graphml": lambda path: write_graphml(graph, path),
-        "turtle": lambda path: _write_turtle(graph, path, base_iri),
-        "results": lambda path: _write_results(graph, path),
-    }
+    """A writer per graph file of the build (:data:`kg.export.writers.BUILD_FORMATS`)."""
+
+    def writer(kind: str):
+        options = WRITERS[kind].pick(base=base_iri)
+        return lambda path: write_graph(graph, path, kind, **options)
+
+    return {kind: writer(kind) for kind in BUILD_FORMATS}
 
 
 def _write_outputs(graph_writers: dict, manifest: _Manifest, report: BuildReport, outputs, out: Path) -> None:
@@ -485,18 +487,6 @@ def _write_outputs(graph_writers: dict, manifest: _Manifest, report: BuildReport
     with build.open(SUMMARY_FILE) as handle:
         json.dump(_summary_json(report), handle, indent=1, ensure_ascii=False)
     report.outputs["summary"] = build.summary
-
-
-def _write_results(graph, path: Path) -> None:
-    from kg.analyse.leaderboard import write_results_csv
-
-    write_results_csv(graph, path)
-
-
-def _write_turtle(graph, path: Path, base_iri: str | None) -> None:
-    from kg.export.rdf import write_turtle
-
-    write_turtle(graph, path, **({"base": base_iri} if base_iri else {}))
 
 
 def _open_cache(cache: bool | str | Path, out: Path | None, config) -> ExtractionCache | None:

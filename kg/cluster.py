@@ -38,6 +38,7 @@ where they are cut changes no output byte (``tests/test_cluster.py``).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import operator
@@ -208,13 +209,14 @@ class ClusterGraph:
         report.code_urls = self.counts["code_urls"]
 
     def writers(self, base_iri: str | None = None) -> dict[str, Callable[[Path], None]]:
-        """Stage 7: a writer per graph file, as ``kg.build`` writes them from a store."""
-        return {
-            "node_link": self._write_node_link,
-            "graphml": self._write_graphml,
-            "turtle": lambda path: self._write_turtle(path, base_iri),
-            "results": self._write_results,
-        }
+        """Stage 7: a writer per graph file, as ``kg.build`` writes them from a store: one
+        ``_write_<format>`` from the parts for each of :data:`kg.export.writers.BUILD_FORMATS`."""
+        from kg.export.writers import BUILD_FORMATS, WRITERS
+
+        def writer(kind: str) -> Callable[[Path], None]:
+            return functools.partial(getattr(self, f"_write_{kind}"), **WRITERS[kind].pick(base=base_iri))
+
+        return {kind: writer(kind) for kind in BUILD_FORMATS}
 
     def close(self) -> None:
         """Release the ranges the cluster holds."""
@@ -250,11 +252,11 @@ class ClusterGraph:
         write_graphml_parts(path, kinds, self._parts(_graphml_part, "nodes"),
                             self._parts(_graphml_part, "edges", offsets=offsets))
 
-    def _write_turtle(self, path: Path, base_iri: str | None) -> None:
+    def _write_turtle(self, path: Path, base: str | None = None) -> None:
         from kg.export.rdf import write_turtle_parts
         from kg.namespace import KG_BASE
 
-        base = base_iri or KG_BASE
+        base = base or KG_BASE
         write_turtle_parts(self._parts(_turtle_part, base), path, base)
 
     def _write_results(self, path: Path) -> None:
@@ -731,11 +733,11 @@ def _results_part(rng: _Range) -> str:
 
 
 def _csv_text(rows: Iterable[Iterable]) -> str:
-    """Rows as :func:`kg.analyse.exports.write_csv` writes them."""
+    """Rows as :func:`kg.export.tables.write_csv` writes them."""
     import csv
     import io
 
-    from kg.analyse.exports import spreadsheet_cell
+    from kg.export.tables import spreadsheet_cell
 
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows([spreadsheet_cell(c) for c in row] for row in rows)

@@ -123,6 +123,27 @@ def field_graph() -> nx.MultiDiGraph:
     return make_graph(papers)
 
 
+SMALL_LIST = """NeurIPS 2024 Papers
+
+We propose Zorbnet, a novel framework for node classification. Experiments on MNIST and CIFAR-10 show that Zorbnet outperforms GPT-4o by 12.97% in accuracy. Code: https://github.com/x/zorbnet.
+
+We introduce Quorbit, a benchmark for link prediction. Models such as GPT-4o and Zorbnet are evaluated on Quorbit and MNIST.
+"""
+
+
+@pytest.fixture(scope="session")
+def small_build(tmp_path_factory):
+    """``(build directory, graph)`` of two abstracts built once: what the export and query
+    commands read."""
+    from kg.build import build
+
+    source = tmp_path_factory.mktemp("in") / "list.txt"
+    source.write_text(SMALL_LIST, encoding="utf-8")
+    out = tmp_path_factory.mktemp("out")
+    report = build([source], out, cache=False)
+    return out, report.graph
+
+
 @pytest.fixture(scope="session")
 def build_dir(request, tmp_path_factory) -> Path:
     """The example abstracts built once (kept in pytest's cache between runs when it has one)."""

@@ -130,10 +130,10 @@ def test_every_bad_record_is_accounted_for(tmp_path):
     ET.parse(gexf)
     assert nx.read_gexf(gexf).number_of_nodes() == graph.number_of_nodes()
     # CSVs: neo4j-admin's bulk files keep the real values (a leading apostrophe would be imported
-    # as part of the name); tables for spreadsheets neutralise them (kg.analyse.exports.write_csv)
+    # as part of the name); tables for spreadsheets neutralise them (kg.export.tables.write_csv)
     import csv
 
-    from kg.analyse.exports import write_csv
+    from kg.export.tables import write_csv
     from kg.export.neo4j_bulk import write_bulk_csv
 
     write_bulk_csv(read_graph(tmp_path / "out"), tmp_path / "bulk")

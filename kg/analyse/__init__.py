@@ -3,9 +3,10 @@
 One module per question: :mod:`~kg.analyse.cooccurrence` (co-occurrence networks,
 association strength), :mod:`~kg.analyse.communities` (Louvain communities,
 centrality), :mod:`~kg.analyse.termmap` (the network a term map draws),
-:mod:`~kg.analyse.trends` (years, venues, rising and falling, bursts),
-:mod:`~kg.analyse.exports` (GEXF, VOSviewer) and :mod:`~kg.analyse.report`
-(``kg map``: all of it as a report).
+:mod:`~kg.analyse.trends` (years, venues, rising and falling, bursts) and
+:mod:`~kg.analyse.report` (``kg map``: all of it as a report). The GEXF and VOSviewer
+writers live with the other exporters (:mod:`kg.export.gexf`, :mod:`kg.export.vosviewer`)
+and are importable from here too.
 """
 
 from kg.analyse.communities import Community, centrality, detect_communities
@@ -16,7 +17,6 @@ from kg.analyse.cooccurrence import (
     paper_entities,
     top_links,
 )
-from kg.analyse.exports import read_vosviewer, to_gexf_graph, write_gexf, write_vosviewer
 from kg.analyse.load import graph_path, read_graph
 from kg.analyse.report import MapResult, research_map, top_entities
 from kg.analyse.termmap import term_network
@@ -32,6 +32,8 @@ from kg.analyse.trends import (
     rising_and_falling,
     venue_emphasis,
 )
+from kg.export.gexf import to_gexf_graph, write_gexf
+from kg.export.vosviewer import read_vosviewer, write_vosviewer
 
 __all__ = [
     "PAIR_NETWORKS", "Burst", "Community", "MapResult", "Shift", "Trend", "association_strength", "bursts",

@@ -107,7 +107,7 @@ def results_graph(source: SortedGraph) -> nx.MultiDiGraph:
 
 def write_results_csv(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> Path:
     """``results.csv``: :func:`result_rows` as a spreadsheet-safe table."""
-    from kg.analyse.exports import write_csv
+    from kg.export.tables import write_csv
 
     rows = result_rows(graph if isinstance(graph, nx.MultiDiGraph) else results_graph(graph))
     return write_csv(path, RESULT_COLUMNS, ([_cell(r[c]) for c in RESULT_COLUMNS] for r in rows))

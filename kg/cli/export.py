@@ -1,4 +1,4 @@
-"""``kg export``: write a built graph to Neo4j, bulk-import files, a Cypher script or RDF."""
+"""``kg export``: write a built graph to Neo4j, bulk-import files, a Cypher script, RDF or any graph file."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import click
 from rich.markup import escape
 
 from kg.cli.common import EXIT_FAILED, err, read_build, require_complete_build
+from kg.export.writers import RDF_FORMATS, WRITERS, GraphWriter, describe_formats, writer_for
 
 
 class _BuildDir(click.Path):
@@ -139,7 +140,7 @@ def export_cypher_script(build_dir, output, dialect, quiet):
 @click.argument("build_dir", type=BUILD_DIR)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The file to write.")
-@click.option("--format", "fmt", type=click.Choice(["turtle", "ntriples", "jsonld"]), default=None,
+@click.option("--format", "fmt", type=click.Choice(RDF_FORMATS), default=None,
               help="Default: from the extension (.ttl, .nt, .jsonld).")
 @click.option("--base-iri", default=None, help="Base IRI of the nodes (default https://w3id.org/kg/id/).")
 @QUIET
@@ -150,17 +151,52 @@ def export_rdf(build_dir, output, fmt, base_iri, quiet):
     Example:
       kg export rdf out -o graph.nt
     """
-    from kg.export import rdf
-
-    by_suffix = {".ttl": "turtle", ".nt": "ntriples", ".jsonld": "jsonld", ".json": "jsonld"}
-    fmt = fmt or by_suffix.get(output.suffix.lower(), "turtle")
-    writer = {"turtle": rdf.write_turtle, "ntriples": rdf.write_ntriples, "jsonld": rdf.write_jsonld}[fmt]
-    _, graph = read_build(build_dir)
     try:
-        _write_or_fail(lambda: writer(graph, output, **({"base": base_iri} if base_iri else {})), output)
+        writer = writer_for(fmt, output, among=RDF_FORMATS)
+    except ValueError:  # an extension of no RDF format: Turtle
+        writer = WRITERS["turtle"]
+    _write_graph(build_dir, output, writer, base_iri, quiet)
+
+
+@export.command("file")
+@click.argument("build_dir", type=BUILD_DIR)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True,
+              help="The file to write.")
+@click.option("--format", "fmt", type=click.Choice(list(WRITERS)), default=None,
+              help=f"Default: from the extension: {describe_formats()}.")
+@click.option("--base-iri", default=None,
+              help="Base IRI of the nodes, for the RDF formats (default https://w3id.org/kg/id/).")
+@QUIET
+def export_file(build_dir, output, fmt, base_iri, quiet):
+    """Write the graph as a file in any format kg writes: node-link JSON, GraphML, RDF
+    (Turtle, N-Triples, JSON-LD), GEXF for Gephi, or the results table.
+
+    \b
+    Examples:
+      kg export file out -o graph.gexf
+      kg export file out -o graph.txt --format ntriples
+    """
+    try:
+        writer = writer_for(fmt, output)
+    except ValueError as error:
+        raise click.BadParameter(f"{error}; or choose one with --format", param_hint="-o/--output") from None
+    if base_iri and "base" not in writer.options:
+        raise click.BadParameter(f"the {writer.name} format has no base IRI; it is for "
+                                 f"{', '.join(RDF_FORMATS)}", param_hint="--base-iri")
+    _write_graph(build_dir, output, writer, base_iri, quiet)
+
+
+def _write_graph(build_dir: Path, output: Path, writer: GraphWriter, base_iri: str | None, quiet: bool) -> None:
+    """Write BUILD_DIR's graph to ``output`` with ``writer``; say so unless ``quiet``."""
+    _, graph = read_build(build_dir)
+    options = writer.pick(base=base_iri)
+    try:
+        _write_or_fail(lambda: writer.write(graph, output, **options), output)
     except ValueError as error:  # a base IRI that is not one
+        if not base_iri:
+            raise
         raise click.BadParameter(str(error), param_hint="--base-iri") from None
-    _say(quiet, f"wrote {output} ({fmt})")
+    _say(quiet, f"wrote {output} ({writer.name})")
 
 
 @export.command("ontology")

@@ -74,7 +74,7 @@ def _csv(rows: list[dict]) -> str:
     import csv
     import io
 
-    from kg.analyse.exports import spreadsheet_cell
+    from kg.export.tables import spreadsheet_cell
 
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")

@@ -13,7 +13,7 @@ from kg.cli import main
 
 
 @pytest.mark.parametrize("command", [["export"], ["export", "neo4j"], ["export", "neo4j-bulk"],
-                                     ["export", "cypher-script"], ["export", "rdf"],
+                                     ["export", "cypher-script"], ["export", "rdf"], ["export", "file"],
                                      ["export", "ontology"]])
 def test_export_commands_have_help(command):
     result = CliRunner().invoke(main, [*command, "--help"])

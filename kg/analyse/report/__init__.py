@@ -14,7 +14,7 @@ Files written to the report directory::
     figures/*.svg
     graph.gexf                  the whole graph for Gephi (positions and type colours)
     cooccurrence.gexf           the entity co-occurrence network (communities, centrality)
-    vosviewer/<net>_map.txt     VOSviewer map files (see kg.analyse.exports)
+    vosviewer/<net>_map.txt     VOSviewer map files (see kg.export.vosviewer)
     vosviewer/<net>_network.txt VOSviewer network files
     *.csv                       the tables
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import networkx as nx
 
 from kg.analyse import plots
-from kg.analyse.exports import write_gexf, write_vosviewer
 from kg.analyse.report.analysis import MapResult
+from kg.export.gexf import write_gexf
+from kg.export.vosviewer import write_vosviewer
 from kg.viz.html import TYPE_COLOURS
 from kg.viz.layout import force_layout
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg.analyse.exports import write_csv
-from kg.analyse.leaderboard import board_rows
 from kg.analyse.cooccurrence import top_links
+from kg.analyse.leaderboard import board_rows
 from kg.analyse.report.analysis import MapResult
+from kg.export.tables import write_csv
 
 __all__ = ["BOARD_COLUMNS", "tables", "write_tables"]
 

