@@ -89,6 +89,8 @@ def _singular(word: str) -> str:
         return _IRREGULAR[lower]
     if lower in _NOT_PLURAL:
         return word
+    if len(word) >= 4 and word[-1] == "s" and word[-2].isupper():
+        return word[:-1]  # an acronym's plural: TPUs, ViTs, LoRAs
     if len(word) < 4 or not word.endswith("s") or lower.endswith(_PLURAL_KEEP):
         return word
     stem, dash, last = word.rpartition("-")

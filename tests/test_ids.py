@@ -14,6 +14,8 @@ from kg.ids import code_id, name_key, paper_id, singular_name
         ("Llama-2-70B", "Llama 2 70B"),
         ("GPT4o", "GPT-4o"),
         ("LoRA+", "lora+"),
+        ("ViTs", "ViT"),
+        ("DiTs", "DiT"),
         ("CNN+LSTM", "CNN-LSTM"),
     ],
 )
@@ -30,7 +32,7 @@ def test_name_key_keeps_different_names_apart(a, b):
 @pytest.mark.parametrize(
     "name, singular",
     [("Graph Neural Networks", "Graph Neural Network"), ("LLMs", "LLM"), ("corpus", "corpus"),
-     ("analysis", "analysis"), ("Atlas", "Atlas"), ("tasks", "task"), ("GPT-4", "GPT-4"),
+     ("analysis", "analysis"), ("Atlas", "Atlas"), ("nuScenes", "nuScenes"), ("ViTs", "ViT"), ("tasks", "task"), ("GPT-4", "GPT-4"),
      ("inverse graphics", "inverse graphics"), ("evaluation metrics", "evaluation metric")],
 )
 def test_singular_name(name, singular):

@@ -117,7 +117,8 @@ LINEAR = ("entities", "proposals", "relations", "results")
               "from what the recogniser finds in abstracts it has not seen.")
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=Path("training"),
               show_default=True, help="Folder for the trained models (<what>.npz).")
-@click.option("--c", "c", type=float, default=1.0, show_default=True, help="Inverse regularisation strength.")
+@click.option("--c", "c", type=float, default=None,
+              help="Inverse regularisation strength (default: each decision's, kg.train.linear.DEFAULT_C).")
 @click.option("--ship", is_flag=True, help="Copy the models into kg/extract/models (what kg build loads).")
 @input_errors("--gold must be the annotation (JSON Lines, as tests/data/openreview_gold/train.jsonl), --data a "
               "folder of the annotated abstracts and --learned-spans the JSON of kg train --folds")
@@ -152,8 +153,8 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
     for name in LINEAR if what == "all" else (what,):
         nlp = load_pipeline(overrides=overrides)
         path = output / f"{name}.npz"
-        summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path, c=c,
-                                 learned_spans=spans)
+        summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path,
+                                 c=linear.DEFAULT_C[name] if c is None else c, learned_spans=spans)
         click.echo(f"{name}: {summary} -> {path}")
         overrides[f"components.kg_{name}.model"] = str(path.resolve())
         if ship:

@@ -172,7 +172,7 @@ class AbbreviationDetector:
     @staticmethod
     def _bold_letters(doc: Doc):
         """Acronyms spelled by emphasised letters, e.g. ``**t**wo-step ... **r**isk``."""
-        letters = [(s, e) for s, e, _ in doc._.kg_emphasis if 1 <= e - s <= 2]
+        letters = [(s, e) for s, e, kind in doc._.kg_emphasis if 1 <= e - s <= 2 and kind != "quoted"]
         if not letters:
             return
         text = doc.text  # once: spaCy builds it anew on each access

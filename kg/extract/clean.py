@@ -57,6 +57,9 @@ _URL = re.compile(
     re.IGNORECASE,
 )
 _URL_TRAILING = ".,;:!?*"
+#: A short phrase in double quotes (straight, curly, or LaTeX ``...'' once cleaned): authors
+#: quote the terms they coin as they italicise them (we call "span rules").
+_QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d\n]{1,60})["\u201d]')
 #: A leading "Abstract:" / "ABSTRACT" heading (not "Abstract reasoning is ...").
 _HEADING = re.compile(r"\s*(?i:abstract|summary)(?:\s*[:.\u2014\u2013-]\s*|\s*\n\s*|\s+(?=[A-Z]))")
 
@@ -102,7 +105,7 @@ class _Builder:
 
 def clean_text(raw: str) -> CleanText:
     """Remove markup and a leading ``Abstract:`` heading from ``raw``; ``emphasis`` lists
-    bold/italic spans of the clean text.
+    the bold, italic and quoted spans of the clean text.
 
     >>> clean_text("ABSTRACT: We propose Zorb.").text
     'We propose Zorb.'
@@ -152,8 +155,11 @@ def clean_text(raw: str) -> CleanText:
             out.replace(" ", match.start(), match.end())
         # dollar and brace: dropped
     out.copy(raw, pos, len(raw))
+    text = "".join(out.parts)
+    emphasis.extend((m.start(1), m.end(1), "quoted") for m in _QUOTED.finditer(text)
+                    if len(m.group(1)) > 2 and m.group(1) == m.group(1).strip())
     emphasis.sort()
-    return CleanText("".join(out.parts), out.starts, out.ends, len(raw), emphasis)
+    return CleanText(text, out.starts, out.ends, len(raw), emphasis)
 
 
 def find_urls(raw: str) -> list[str]:

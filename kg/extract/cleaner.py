@@ -7,7 +7,7 @@ of the Doc it is given and, when cleaning changed it, returns a new Doc of the c
 as ``doc._.kg_title``, and the context of ``nlp.pipe(..., as_tuples=True)`` are carried
 over). It sets ``doc._.kg_clean`` (the
 :class:`~kg.extract.clean.CleanText`: plain offsets back into the text as given) and
-``doc._.kg_emphasis`` (bold and italic spans, which the acronym and proposal rules read).
+``doc._.kg_emphasis`` (bold, italic and quoted spans, which the acronym and proposal rules read).
 
 Corpora that come tokenised (``kg evaluate scierc|tdmsci``) run without it.
 

@@ -238,8 +238,15 @@ class EntityRecognizer:
         for c in candidates:
             if c.label is None and (c.start, c.end) in by_extent:
                 c.label = by_extent[(c.start, c.end)]
+        # the authors set the whole name in italics (_filter SBI_): it wins over a shorter name inside
+        inner = [(c.start, c.end) for c in [*candidates, *learned]
+                 if c.source != "emphasis" and c.priority < PRIORITY_DEFINED]
+        for c in candidates:
+            if c.source == "emphasis" and any(c.start <= s and e <= c.end and e - s < c.end - c.start
+                                              for s, e in inner):
+                c.priority = PRIORITY_NAME + 0.5
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
-        chosen = self._non_overlapping(candidates)
+        chosen = self._non_overlapping(doc, candidates)
         self._type_from_context(doc, chosen)
         for c in chosen:
             self._without_kind_word(doc, c)
@@ -295,18 +302,22 @@ class EntityRecognizer:
             yield Candidate(start, end, span.label_, PRIORITY_CATALOGUE, "" if changed else span.id_)
 
     def _before_dataset_heads(self, doc: Doc):
-        """``the Winogender benchmark``, ``WinoBias and Winogender benchmarks``: a capitalised word
-        right before a word for datasets names one, whatever its shape."""
+        """``the Winogender benchmark``, ``WinoBias and Winogender benchmarks``, ``the Long Range
+        Arena benchmark``: capitalised words right before a word for datasets name one, whatever
+        their shape."""
         def named(token: Token) -> bool:
             return token.is_title and token.is_alpha and len(token) > 2 and not token.is_sent_start and not token.is_stop
 
         for token in doc[1:]:
             if token.lower_ in self.vocab.dataset_heads:
-                i = token.i - 1
-                while i >= 0 and named(doc[i]):
-                    yield Candidate(i, i + 1, "Dataset", PRIORITY_NAME)
-                    if i >= 2 and doc[i - 1].lower_ in ("and", "or", ","):
-                        i -= 2
+                end = token.i
+                while end > 0 and named(doc[end - 1]):
+                    start = end - 1
+                    while start > 0 and named(doc[start - 1]) and doc[start - 1].whitespace_:
+                        start -= 1  # Long Range Arena, Safety Gym
+                    yield Candidate(start, end, "Dataset", PRIORITY_NAME)
+                    if start >= 2 and doc[start - 1].lower_ in ("and", "or", ","):
+                        end = start - 1
                     else:
                         break
 
@@ -343,7 +354,7 @@ class EntityRecognizer:
             match = at.get((short.start_char, short.end_char))
             label = match.label_ if match is not None and _names_entry(long.text, match.id_) else None
             label = label or type_of_phrase(long, self.vocab)
-            bold = any(l_start <= s < l_end for s, _, _ in doc._.kg_emphasis)
+            bold = any(l_start <= s < l_end for s, _, kind in doc._.kg_emphasis if kind != "quoted")
             if label is None and not bold and not any(t.text[:1].isupper() for t in long if t.is_alpha):
                 self._blocked.add(short.text)
                 continue
@@ -635,9 +646,10 @@ class EntityRecognizer:
 
 
     @staticmethod
-    def _non_overlapping(candidates: list[Candidate]) -> list[Candidate]:
+    def _non_overlapping(doc: Doc, candidates: list[Candidate]) -> list[Candidate]:
         """Stronger first, then longer; a descriptive phrase containing a catalogue match
-        of its own type (``inference latency`` around ``latency``) counts as strong."""
+        of its own type (``inference latency`` around ``latency``) counts as strong, but not
+        a dataset or model name followed by common words (``HumanEval coding`` benchmark)."""
         catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
         catalogued.sort(key=lambda c: c.start)
         starts = [c.start for c in catalogued]
@@ -652,7 +664,9 @@ class EntityRecognizer:
                 for c in inside:
                     if (c.label == phrase.label
                             and phrase.start <= c.start and c.end <= phrase.end
-                            and (c.start, c.end) != (phrase.start, phrase.end)):
+                            and (c.start, c.end) != (phrase.start, phrase.end)
+                            and not (c.label in ("Dataset", "Model") and c.start == phrase.start
+                                     and all(t.is_lower for t in doc[c.end:phrase.end]))):
                         phrase.priority = PRIORITY_CATALOGUE
         taken: set[int] = set()
         chosen: list[Candidate] = []
@@ -759,7 +773,7 @@ def candidate_groups(doc: Doc, chosen: list[Candidate]) -> dict[str, list[Candid
 
 
 def emphasized_spans(doc: Doc, max_tokens: int = 6) -> list[Span]:
-    """The italic or bold phrases of ``doc`` (the cleaner's ``kg_emphasis``) of one to
+    """The italic, bold or quoted phrases of ``doc`` (the cleaner's ``kg_emphasis``) of one to
     ``max_tokens`` tokens, without determiners or punctuation at their edges; single letters
     (bold-letter acronyms) and phrases without a word left out. Computed once per document:
     the candidates, and the features of every name, ask for them."""

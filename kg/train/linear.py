@@ -27,8 +27,8 @@ from kg.extract.relations import main_proposals, pair_candidates, pair_features
 from kg.extract.vocabulary import default_vocabulary
 from kg.ids import name_key
 
-__all__ = ["annotated_docs", "fit", "proposal_examples", "relation_examples", "result_examples", "train_proposals",
-           "train_relations", "train_results"]
+__all__ = ["DEFAULT_C", "annotated_docs", "fit", "proposal_examples", "relation_examples", "result_examples",
+           "train_proposals", "train_relations", "train_results"]
 
 
 def _read_jsonl(paths: Iterable[str | Path]) -> Iterator[dict]:
@@ -82,6 +82,11 @@ def relation_examples(doc: Doc, record: dict, max_subjects: int = 1) -> Iterator
     for a, b, sent, virtual in pair_candidates(doc, entities, mains):
         label = gold.get((_gold_of(a, index), _gold_of(b, index)), "none")
         yield pair_features(doc, a, b, sent, virtual, proposed), label
+
+
+#: Inverse regularisation strength per decision, chosen on the dev set (docs/quality.md): the
+#: relation features are many and sparse (about 13,000 over 18,000 pairs), so they want more.
+DEFAULT_C = {"entities": 1.0, "proposals": 1.0, "relations": 0.2, "results": 1.0}
 
 
 def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int = 2) -> LinearModel:

@@ -85,3 +85,9 @@ def test_markdown_underscores_mark_italics_only_as_a_closed_pair():
     c = clean_text(r"we call it _span glue_ and keep $a_b$, x_i and _unclosed")
     assert [c.text[s:e] for s, e, kind in c.emphasis] == ["span glue"]
     assert "_unclosed" in c.text and "a_b" in c.text
+
+
+def test_quoted_phrases_are_emphasis_paired_in_order():
+    c = clean_text("we call ``span rules,'' the \u201cplinth drift\u201d, a \"b\" and \"glue sets\" then \"unclosed")
+    quoted = [c.text[s:e] for s, e, kind in c.emphasis if kind == "quoted"]
+    assert quoted == ["span rules,", "plinth drift", "glue sets"]

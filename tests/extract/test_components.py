@@ -228,6 +228,24 @@ def test_emphasised_spans_lose_articles_and_punctuation_at_their_edges(nlp):
     assert [s.text for s in emphasized_spans(doc)] == ["grobble index"]
 
 
+def test_an_emphasised_name_wins_over_a_shorter_name_inside_it(nlp):
+    picked = chosen(nlp, "This method, _sieve QBX_, lets us infer whole families of rules.")
+    texts = {text for text, _ in picked}
+    assert "sieve QBX" in texts and "QBX" not in texts, texts
+
+
+def test_capitalised_words_before_a_dataset_word_name_one_dataset(nlp):
+    picked = dict(chosen(nlp, "We test on the Brisk Quarry Arena benchmark and the Dapple and Vole Maze suites."))
+    assert picked.get("Brisk Quarry Arena") == "Dataset", picked
+    assert "Arena" not in picked and "Quarry Arena" not in picked
+
+
+def test_a_catalogue_dataset_keeps_its_name_before_common_words(nlp):
+    picked = dict(chosen(nlp, "Our model reaches 91% accuracy on the GSM8K arithmetic benchmark."))
+    assert picked.get("GSM8K") == "Dataset", picked
+    assert "GSM8K arithmetic" not in picked
+
+
 def test_a_name_given_after_a_naming_verb_keeps_its_conjunction(nlp):
     picked = chosen(nlp, "We introduce Swift and Lasting Memory, an algorithm-agnostic memory model.")
     assert any(text == "Swift and Lasting Memory" for text, _ in picked)
