@@ -73,7 +73,7 @@ def build_in_memory(source: Any, *, config: str | Path | None = None, workers: i
 
 def write_build(source: Any, outdir: str | os.PathLike, *, config: str | Path | None = None,
                 workers: int = 1, on_error: str = "skip", fmt: str | None = None) -> BuildResult:
-    """Build ``source`` into the directory ``outdir``, as ``kg build SOURCE -o OUTDIR`` does (every
+    """Build ``source`` into the directory ``outdir``, as ``kg build SOURCE -o BUILD_DIR`` does (every
     file, the extraction cache, atomic replacement); returns what :func:`build_in_memory` does."""
     outdir = Path(outdir)
     return _build(source, outdir, dict(config=config, workers=workers, on_error=on_error, fmt=fmt),

@@ -17,14 +17,14 @@ that builds no paper at all is an error (every record and why is in the message)
 not an empty graph.
 
 A build that fails leaves nothing behind: the files and directories it created
-(OUTDIR itself, its lock file, its extraction cache) are removed; a previous
-build in OUTDIR stays as it was.
+(BUILD_DIR itself, its lock file, its extraction cache) are removed; a previous
+build in BUILD_DIR stays as it was.
 
-An output directory holds one build at a time: ``OUTDIR/.kg-build.lock`` is
+A build directory holds one build at a time: ``BUILD_DIR/.kg-build.lock`` is
 held (``flock``) while a build runs, and a second build into it stops at once
-with a clear error. Files are written into ``OUTDIR/.kg-staging-*/`` and moved
+with a clear error. Files are written into ``BUILD_DIR/.kg-staging-*/`` and moved
 into place only when everything is written: ``summary.json`` is removed just
-before the move and written last, so ``OUTDIR`` always holds either the
+before the move and written last, so ``BUILD_DIR`` always holds either the
 previous complete build or the new one (or, for the milliseconds of the move,
 no ``summary.json``, which marks a build as incomplete). A killed build's
 staging directory and ``.part`` files are removed by the next build.
@@ -216,10 +216,10 @@ def build(
     """
     outputs = set(outputs)
     out = Path(outdir) if outdir is not None else None
-    # a mistyped input fails before OUTDIR is touched
+    # a mistyped input fails before BUILD_DIR is touched
     files = scan_inputs(list(inputs)) if papers is None else []
     created = _not_yet_there(out) if out is not None else []
-    locked = False  # only the build holding OUTDIR's lock may remove what it created there
+    locked = False  # only the build holding BUILD_DIR's lock may remove what it created there
     try:
         with ExitStack() as stack:
             stage = None
@@ -359,7 +359,7 @@ def _graph_store(stage: Path | None):
 
 @contextmanager
 def _build_lock(out: Path):
-    """Hold ``OUTDIR/.kg-build.lock`` for the build; another build holding it is an error.
+    """Hold ``BUILD_DIR/.kg-build.lock`` for the build; another build holding it is an error.
 
     ``flock`` locks end with the process, so a killed build leaves no stale lock.
     """

@@ -71,7 +71,7 @@ class BuildDir:
     """A ``kg build`` output directory.
 
     ``path`` is the directory, or one of its graph files given in its place (commands take
-    ``OUTDIR`` or its ``graph.json``); :attr:`directory` is the directory either way.
+    ``BUILD_DIR`` or its ``graph.json``); :attr:`directory` is the directory either way.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -139,7 +139,7 @@ class BuildDir:
         saying how to make one when there is none."""
         path = self.path / OUTPUT_FILES["node_link"] if self.path.is_dir() else self.path
         if not path.is_file():
-            raise FileNotFoundError(f"{path}: no graph here (run `kg build INPUTS -o OUTDIR` first)")
+            raise FileNotFoundError(f"{path}: no graph here (run `kg build INPUTS -o BUILD_DIR` first)")
         return path
 
     def rdf_file(self) -> Path:

@@ -166,7 +166,7 @@ class KgServe:
 
 
 def start_kg_serve(graph: Path, log_dir: Path, *args: str, timeout: float = 60) -> KgServe:
-    """``python -m kg.cli.serve GRAPH --port 0 ARGS``; waits for its first line (the URL)."""
+    """``python -m kg.cli.serve BUILD_DIR --port 0 ARGS``; waits for its first line (the URL)."""
     log = log_dir / f"kg-serve-{time.monotonic_ns()}.log"
     command = [sys.executable, "-m", "kg.cli.serve", str(graph), "--port", "0", *args]
     with open(log, "w") as err:

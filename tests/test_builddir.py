@@ -70,7 +70,7 @@ def test_read_graph_reads_the_node_link_graph_a_build_writes(tmp_path):
 
 
 def test_missing_graph_says_how_to_make_one(tmp_path):
-    with pytest.raises(FileNotFoundError, match=r"graph\.json: no graph here \(run `kg build INPUTS -o OUTDIR` first\)"):
+    with pytest.raises(FileNotFoundError, match=r"graph\.json: no graph here \(run `kg build INPUTS -o BUILD_DIR` first\)"):
         BuildDir(tmp_path).read_graph()
 
 

@@ -59,17 +59,20 @@ def _input_options(command):
 @click.command()
 @_input_options
 @click.option(
-    "-o", "--output", "outdir", type=click.Path(file_okay=False, path_type=Path), required=True,
-    help="Directory for papers.jsonl, manifest.jsonl, graph.json, graph.graphml, graph.ttl.",
+    "-o", "--output", "build_dir", metavar="BUILD_DIR", type=click.Path(file_okay=False, path_type=Path),
+    required=True,
+    help="The build directory to write: papers.jsonl, manifest.jsonl, graph.json, graph.graphml, graph.ttl.",
 )
 @click.option("--base-iri", default=None, help="Base IRI of the RDF export.")
 @click.option(
     "--cache/--no-cache", default=True, show_default=True,
-    help="Keep extraction records in OUTDIR/.kg-cache; a re-run extracts only new papers.",
+    help="Keep extraction records in BUILD_DIR/.kg-cache; a re-run extracts only new papers.",
 )
-def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, on_error, record_timeout,
+def build(inputs, build_dir, fmt, config, workers, batch_size, engine, scheduler, on_error, record_timeout,
           quiet, base_iri, cache):
-    """Build a knowledge graph from INPUTS (files, directories or globs of abstracts).
+    """Build a knowledge graph from INPUTS (files, directories or globs of abstracts) into BUILD_DIR.
+
+    BUILD_DIR (-o) is the build directory every other command reads.
 
     \b
     Example:
@@ -78,7 +81,7 @@ def build(inputs, outdir, fmt, config, workers, batch_size, engine, scheduler, o
     from kg.build import build as run_build
 
     report = _run(
-        run_build, inputs, outdir, fmt=fmt, config=config, workers=workers,
+        run_build, inputs, build_dir, fmt=fmt, config=config, workers=workers,
         batch_size=batch_size, engine=engine, scheduler=scheduler, on_error=on_error,
         base_iri=base_iri, cache=cache, progress=not quiet, record_timeout=record_timeout,
     )

@@ -131,9 +131,9 @@ def _load_jsonl(path: Path) -> list[dict]:
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
 @input_errors("BUILD_DIR must hold a kg build (run `kg build INPUTS -o BUILD_DIR`)")
 def evaluate_graph(build_dir, top, as_json):
-    """Check a built graph without a gold: top entities per type (generic classes left out),
-    aliases naming another catalogue entry, generic classes with catalogue ids, types
-    differing from the catalogue, ids not made from names.
+    """Check the graph in BUILD_DIR (a build directory) without a gold: top entities per type
+    (generic classes left out), aliases naming another catalogue entry, generic classes with
+    catalogue ids, types differing from the catalogue, ids not made from names.
 
     \b
     Example:

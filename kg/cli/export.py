@@ -44,7 +44,7 @@ def _write_or_fail(write, output: Path) -> None:
 
 @click.group("export")
 def export() -> None:
-    """Export a built graph (the OUTDIR of `kg build`) to databases and files."""
+    """Export the graph in BUILD_DIR (a build directory, or a graph.json) to databases and files."""
 
 
 @export.command("neo4j")
@@ -63,6 +63,8 @@ def export() -> None:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
 def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, quiet):
     """Load BUILD_DIR's graph into Neo4j: constraints first, then batched, idempotent MERGE.
+
+    BUILD_DIR: a build directory (or a graph.json).
 
     Re-running with the same graph changes nothing; after new papers were added
     it adds only what is new.
@@ -98,7 +100,10 @@ def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, 
               help="Directory for the CSV files and import.sh.")
 @QUIET
 def export_neo4j_bulk(build_dir, output, quiet):
-    """Write CSV files for `neo4j-admin database import full`, with the command in import.sh.
+    """Write CSV files of BUILD_DIR's graph for `neo4j-admin database import full`, with the
+    command in import.sh.
+
+    BUILD_DIR: a build directory (or a graph.json).
 
     \b
     Example:
@@ -123,7 +128,9 @@ def export_neo4j_bulk(build_dir, output, quiet):
 @click.option("--dialect", type=click.Choice(["neo4j", "falkordb"]), default="neo4j", show_default=True)
 @QUIET
 def export_cypher_script(build_dir, output, dialect, quiet):
-    """Write a .cypher script that `cypher-shell -f` runs to load the graph.
+    """Write a .cypher script that `cypher-shell -f` runs to load BUILD_DIR's graph.
+
+    BUILD_DIR: a build directory (or a graph.json).
 
     \b
     Example:
@@ -145,7 +152,9 @@ def export_cypher_script(build_dir, output, dialect, quiet):
 @click.option("--base-iri", default=None, help="Base IRI of the nodes (default https://w3id.org/kg/id/).")
 @QUIET
 def export_rdf(build_dir, output, fmt, base_iri, quiet):
-    """Write the graph as RDF on the kg ontology (Turtle, N-Triples or JSON-LD).
+    """Write BUILD_DIR's graph as RDF on the kg ontology (Turtle, N-Triples or JSON-LD).
+
+    BUILD_DIR: a build directory (or a graph.json).
 
     \b
     Example:
@@ -168,8 +177,10 @@ def export_rdf(build_dir, output, fmt, base_iri, quiet):
               help="Base IRI of the nodes, for the RDF formats (default https://w3id.org/kg/id/).")
 @QUIET
 def export_file(build_dir, output, fmt, base_iri, quiet):
-    """Write the graph as a file in any format kg writes: node-link JSON, GraphML, RDF
+    """Write BUILD_DIR's graph as a file in any format kg writes: node-link JSON, GraphML, RDF
     (Turtle, N-Triples, JSON-LD), GEXF for Gephi, or the results table.
+
+    BUILD_DIR: a build directory (or a graph.json).
 
     \b
     Examples:

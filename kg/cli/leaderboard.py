@@ -11,7 +11,7 @@ from kg.cli.common import EXIT_FAILED, err, read_build
 
 
 @click.command(name="leaderboard")
-@click.argument("outdir", type=click.Path(exists=True, path_type=Path))
+@click.argument("build_dir", type=click.Path(exists=True, path_type=Path))
 @click.option("--dataset", default=None, help="Only boards on this dataset (name, any case or hyphenation).")
 @click.option("--task", default=None, help="Only boards of this task.")
 @click.option("--metric", default=None, help="Only boards of this metric.")
@@ -22,8 +22,8 @@ from kg.cli.common import EXIT_FAILED, err, read_build
 @click.option("--no-evidence", is_flag=True, help="Markdown without the evidence sentences.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
-def leaderboard(outdir, dataset, task, metric, fmt, min_entries, no_evidence, output):
-    """Print the results of the graph built in OUTDIR (or a graph.json) as leaderboards.
+def leaderboard(build_dir, dataset, task, metric, fmt, min_entries, no_evidence, output):
+    """Print the results of the graph in BUILD_DIR (a build directory, or a graph.json) as leaderboards.
 
     Per (task, dataset, metric): the methods and papers ranked by the score they
     state (high to low, or low to high for metrics where lower is better), then the
@@ -45,16 +45,16 @@ def leaderboard(outdir, dataset, task, metric, fmt, min_entries, no_evidence, ou
     from kg.analyse.leaderboard import board_rows, leaderboards, result_rows, to_markdown
 
     try:
-        _, graph = read_build(outdir)
+        _, graph = read_build(build_dir)
         rows = result_rows(graph)
     except (json.JSONDecodeError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError,
             nx.NetworkXError):
-        err.print(f"[red]error:[/] {outdir} is not a kg build or graph.json (run `kg build INPUTS -o OUTDIR`)")
+        err.print(f"[red]error:[/] {build_dir} is not a kg build or graph.json (run `kg build INPUTS -o BUILD_DIR`)")
         sys.exit(EXIT_FAILED)
     boards = leaderboards(rows, dataset=dataset, task=task, metric=metric, min_entries=min_entries)
     if not boards:
         wanted = ", ".join(f"{k} {v!r}" for k, v in (("dataset", dataset), ("task", task), ("metric", metric)) if v)
-        err.print(f"[red]error:[/] no leaderboard{' for ' + wanted if wanted else ''} in {outdir}: "
+        err.print(f"[red]error:[/] no leaderboard{' for ' + wanted if wanted else ''} in {build_dir}: "
                   "no results with a metric and a dataset or task")
         sys.exit(EXIT_FAILED)
     if fmt == "md":

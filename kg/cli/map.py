@@ -10,10 +10,10 @@ from kg.cli.common import err, read_build
 
 
 @click.command(name="map")
-@click.argument("outdir", type=click.Path(exists=True, path_type=Path))
+@click.argument("build_dir", type=click.Path(exists=True, path_type=Path))
 @click.option(
     "-o", "--output", "report_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-    help="Directory for the report and exports (default: OUTDIR/map).",
+    help="Directory for the report and exports (default: BUILD_DIR/map).",
 )
 @click.option("--title", default=None,
               help="Title of the report, its figures and the term map (default: the venues and years of the papers).")
@@ -28,8 +28,8 @@ from kg.cli.common import err, read_build
 @click.option("--seed", type=int, default=42, show_default=True, help="Seed of communities and layouts.")
 @click.option("--no-overview", is_flag=True, help="Leave out the picture of the whole graph (faster on big graphs).")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
-def map_command(outdir, report_dir, title, top, min_papers, include_generic, seed, no_overview, quiet):
-    """Map the research field in the graph built in OUTDIR (or a graph.json).
+def map_command(build_dir, report_dir, title, top, min_papers, include_generic, seed, no_overview, quiet):
+    """Map the research field in the graph in BUILD_DIR (a build directory, or a graph.json).
 
     An interactive term map (termmap.html: entities placed by co-occurrence, coloured
     by community, density view, overlays by year and venue, click for papers and
@@ -49,7 +49,7 @@ def map_command(outdir, report_dir, title, top, min_papers, include_generic, see
     """
     from kg.analyse.report import research_map
 
-    build, graph = read_build(outdir)
+    build, graph = read_build(build_dir)
     report_dir = report_dir or build.map
     result = research_map(graph, report_dir, title=title, top=top, min_papers=min_papers, seed=seed,
                           overview=not no_overview, include_generic=include_generic)

@@ -15,7 +15,7 @@ from kg.cli.query_sparql import sparql
 
 @click.group("query")
 def query() -> None:
-    """Query a built graph (the OUTDIR of `kg build`) with Cypher or SPARQL."""
+    """Query the graph in BUILD_DIR (a build directory) with Cypher or SPARQL."""
 
 
 query.add_command(sparql)
@@ -34,6 +34,8 @@ query.add_command(sparql)
 @click.option("--quiet", "-q", is_flag=True, help="Only the rows: no row count.")
 def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout, quiet):
     """Run CYPHER on BUILD_DIR's graph in an embedded FalkorDB that kg starts and stops.
+
+    BUILD_DIR: a build directory (or a graph.json).
 
     The labels and relationship types are those `kg export neo4j` writes, so a
     query tried here runs on Neo4j too.
@@ -64,7 +66,7 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
     if not cypher:
         raise click.UsageError("give a Cypher query or --example NAME (--list-examples lists them)")
     if build_dir is None:
-        raise click.UsageError("missing BUILD_DIR (a `kg build` output directory)")
+        raise click.UsageError("missing BUILD_DIR (a build directory, as `kg build -o BUILD_DIR` writes)")
     require_complete_build(build_dir)
     for item in params:
         name, equals, raw = item.partition("=")

@@ -15,7 +15,7 @@ FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
 
 
 @click.command("sparql")
-@click.argument("graph", required=False, type=click.Path(exists=True, path_type=Path))
+@click.argument("build_dir", required=False, type=click.Path(exists=True, path_type=Path))
 @click.argument("query_text", metavar="[QUERY]", required=False)
 @click.option("-f", "--file", "query_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Read the query from a file (e.g. query.rq).")
@@ -27,14 +27,14 @@ FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples"]
               help="table (in a pipe: tab-separated, one line per row); SPARQL results as json, csv, "
                    "tsv, xml (SELECT, ASK); turtle, ntriples (CONSTRUCT, DESCRIBE).")
 @click.option("--cache/--no-cache", default=None,
-              help="Keep an on-disk store in GRAPH/.oxigraph for fast repeated queries "
+              help="Keep an on-disk store in BUILD_DIR/.oxigraph for fast repeated queries "
                    "(default: only for graph files of 8 MiB or more).")
 @click.option("--allow-service", is_flag=True,
               help="Allow SERVICE clauses (they make HTTP requests to other servers).")
 @click.option("--quiet", "-q", is_flag=True, help="Only the rows: no row count.")
-def sparql(graph, query_text, query_file, example, list_examples, show_query, fmt, cache,
+def sparql(build_dir, query_text, query_file, example, list_examples, show_query, fmt, cache,
            allow_service, quiet):
-    """Run a SPARQL query on GRAPH (a `kg build` output directory, or a .ttl/.nt file).
+    """Run a SPARQL query on BUILD_DIR (a build directory, or an RDF file: .ttl or .nt).
 
     The query is QUERY, or the contents of --file, or a shipped --example.
     Updates are refused. The vocabulary is in ontology/README.md; kg's prefixes
@@ -73,12 +73,12 @@ def sparql(graph, query_text, query_file, example, list_examples, show_query, fm
     if show_query:
         click.echo(text, nl=not text.endswith("\n"))
         sys.exit(EXIT_OK)
-    if graph is None:
-        raise click.UsageError("missing GRAPH (a `kg build` output directory or an RDF file)")
-    require_complete_build(graph)
+    if build_dir is None:
+        raise click.UsageError("missing BUILD_DIR (a build directory, or an RDF file: .ttl or .nt)")
+    require_complete_build(build_dir)
 
     try:
-        store = sp.load_store(graph, cache=cache)
+        store = sp.load_store(build_dir, cache=cache)
         if fmt == "table":
             from rich.console import Console
 

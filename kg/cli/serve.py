@@ -11,7 +11,7 @@ from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
 
 
 @click.command("serve")
-@click.argument("graph", type=click.Path(exists=True, path_type=Path))
+@click.argument("build_dir", type=click.Path(exists=True, path_type=Path))
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on. Anything but a loopback address opens the graph "
                    "to the network.")
@@ -31,14 +31,14 @@ from kg.cli.common import EXIT_FAILED, EXIT_OK, err, require_complete_build
 @click.option("--oxigraph", "oxigraph", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="The oxigraph server binary (default: the one installed with kg).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not log requests.")
-def serve(graph, host, port, timeout, max_result_mb, max_concurrent, max_per_client, max_memory_mb,
+def serve(build_dir, host, port, timeout, max_result_mb, max_concurrent, max_per_client, max_memory_mb,
           oxigraph, quiet):
-    """Serve GRAPH (a `kg build` output directory, or a .ttl/.nt file) as a SPARQL endpoint.
+    """Serve BUILD_DIR (a build directory, or an RDF file: .ttl or .nt) as a SPARQL endpoint.
 
     A SPARQL 1.1 Protocol endpoint at /sparql (GET and POST; results as JSON,
     XML, CSV or TSV, CONSTRUCT and DESCRIBE as Turtle, by the Accept header)
     and a query page at /. Read-only: updates, LOAD and SERVICE are refused.
-    Oxigraph answers the queries; the store is cached in GRAPH/.oxigraph.
+    Oxigraph answers the queries; the store is cached in BUILD_DIR/.oxigraph.
     Stop with Ctrl-C.
 
     \b
@@ -51,7 +51,7 @@ def serve(graph, host, port, timeout, max_result_mb, max_concurrent, max_per_cli
     from kg.query.serve import Limits, ServeError
     from kg.query.serve import serve as run_server
 
-    require_complete_build(graph)
+    require_complete_build(build_dir)
 
     limits = Limits(
         timeout=timeout,
@@ -72,7 +72,7 @@ def serve(graph, host, port, timeout, max_result_mb, max_concurrent, max_per_cli
         sys.stdout.flush()
 
     try:
-        run_server(graph, host=host, port=port, limits=limits, oxigraph=oxigraph, quiet=quiet,
+        run_server(build_dir, host=host, port=port, limits=limits, oxigraph=oxigraph, quiet=quiet,
                    ready=ready)
     except (ServeError, FileNotFoundError) as error:
         from rich.markup import escape

@@ -10,10 +10,10 @@ from kg.cli.common import err, read_build
 
 
 @click.command()
-@click.argument("outdir", type=click.Path(exists=True, path_type=Path))
+@click.argument("build_dir", type=click.Path(exists=True, path_type=Path))
 @click.option(
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-    help="The HTML page to write (default: OUTDIR/graph.html).",
+    help="The HTML page to write (default: BUILD_DIR/graph.html).",
 )
 @click.option(
     "--image", "images", multiple=True, type=click.Path(dir_okay=False, path_type=Path),
@@ -25,8 +25,8 @@ from kg.cli.common import err, read_build
 @click.option("--title", default=None, help="Page and figure title (default: the venues and years of the papers).")
 @click.option("--seed", type=int, default=42, show_default=True, help="Seed of the layout's start positions.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
-def viz(outdir, output, images, no_image, title, seed, quiet):
-    """Draw the graph built in OUTDIR (or a graph.json) as one self-contained HTML page.
+def viz(build_dir, output, images, no_image, title, seed, quiet):
+    """Draw the graph in BUILD_DIR (a build directory, or a graph.json) as one self-contained HTML page.
 
     The page works offline (sigma.js and graphology are inlined): nodes coloured by type,
     names placed without overlap, search, filter by type, click a node for its papers and
@@ -41,7 +41,7 @@ def viz(outdir, output, images, no_image, title, seed, quiet):
     from kg.viz.html import layout_positions, write_html
     from kg.viz.static import OVERVIEW_NODE_LIMIT, field_title
 
-    build, graph = read_build(outdir)
+    build, graph = read_build(build_dir)
     output = output or build.page
     title = title or field_title(graph)
     positions = layout_positions(graph, seed=seed)

@@ -349,7 +349,7 @@ def incomplete_build(path: str | Path) -> bool:
 
 
 def graph_path(path: str | Path) -> Path:
-    """``OUTDIR/graph.json`` for a build directory; a file path is returned as is (:meth:`BuildDir.graph_file`)."""
+    """``BUILD_DIR/graph.json`` for a build directory; a file path is returned as is (:meth:`BuildDir.graph_file`)."""
     return BuildDir(path).graph_file()
 
 

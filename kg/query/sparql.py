@@ -14,7 +14,7 @@ Loading, measured on a synthetic graph of 1,002,505 triples (2 cores,
 spent generating N-Triples text in Python, so the file is the fast path.
 Opening an on-disk store takes 0.03 s. So a ``graph.ttl`` of
 :data:`CACHE_MIN_BYTES` or more is cached on disk once (12 s, in
-``OUTDIR/.oxigraph/``, keyed by the file's name, size and mtime and the
+``BUILD_DIR/.oxigraph/``, keyed by the file's name, size and mtime and the
 Oxigraph version) and later queries open the cache instead of parsing again.
 Smaller files load faster than a cache opens (8 ms against 22 ms for the
 5k-triple example graph) and are not cached. ``kg serve`` reads the same cache
@@ -289,8 +289,8 @@ def graph_file(path: str | os.PathLike[str]) -> Path:
         raise FileNotFoundError(f"no RDF graph at {target}{hint}")
     if target.suffix.lower() not in RDF_FILES:
         raise FileNotFoundError(
-            f"{target} is not an RDF file kg reads ({', '.join(RDF_FILES)}); give a `kg build` "
-            "output directory or its graph.ttl"
+            f"{target} is not an RDF file kg reads ({', '.join(RDF_FILES)}); give a build directory "
+            "or its graph.ttl"
         )
     return target
 
@@ -337,7 +337,7 @@ def load_store(path: str | os.PathLike[str], *, cache: bool | None = None) -> ox
     Parameters
     ----------
     path
-        A ``kg build`` output directory, or a ``.ttl`` / ``.nt`` file.
+        A build directory, or a ``.ttl`` / ``.nt`` file.
     cache
         ``None`` (default): use an on-disk cache for files of at least
         :data:`CACHE_MIN_BYTES`; ``True``: always; ``False``: never (and

@@ -3,7 +3,7 @@
 The SPARQL work is done by the Oxigraph server (``oxigraph serve-read-only``
 from the ``oxigraph`` package, the engine of ``pyoxigraph``), run as a managed
 subprocess on a free loopback port over an on-disk store of ``graph.ttl``
-(built once with ``oxigraph load`` into ``OUTDIR/.oxigraph/``; see
+(built once with ``oxigraph load`` into ``BUILD_DIR/.oxigraph/``; see
 :func:`kg.query.sparql.store_dir`). Clients talk to a small front in this
 package (stdlib ``http.server``, one thread per connection), which forwards
 queries to Oxigraph over a bounded pool of keep-alive connections::
