@@ -36,6 +36,7 @@ from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.sentences import spans_by_sentence
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
+from kg.ids import name_key
 
 __all__ = ["RelationFinder", "main_proposals", "pair_candidates", "pair_features", "OBJECT_TYPES", "SUBJECT_TYPES"]
 
@@ -188,6 +189,11 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
         feats += ["a_generic", f"a_generic|{types}"]
     if b.kb_id_:
         feats.append("b_catalogue")
+    key_a, key_b = name_key(a.text), name_key(b.text)
+    if key_a.startswith(key_b + "-") or key_a.endswith("-" + key_b):
+        feats.append(f"a_variant_of_b|{types}")  # RGIB-SSL and RGIB, TE-TNP and TNP
+    elif key_b.startswith(key_a + "-") or key_b.endswith("-" + key_a):
+        feats.append(f"b_variant_of_a|{types}")
     return feats
 
 
