@@ -16,8 +16,9 @@ predicate, plus the paper's proposed entity paired with the entities of every
 sentence (``we evaluate on X`` is about the proposal even where it is not
 named). Each candidate is described by :func:`pair_features`: the two types,
 the words between, trigger words of each predicate (``outperforms``,
-``evaluated on``, ``based on``), distance, order and whether the subject is
-the proposal. A :class:`~kg.extract.linear.LinearModel` trained on annotated
+``evaluated on``, ``based on``), distance, order, whether the subject is
+the proposal, and whether one name is a variant of the other (``RGIB-SSL``
+of ``RGIB``). A :class:`~kg.extract.linear.LinearModel` trained on annotated
 abstracts (``kg train-linear relations``) gives each candidate a predicate or
 none; a pair stated in several sentences keeps its most probable reading.
 
