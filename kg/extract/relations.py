@@ -28,6 +28,8 @@ Relations are stored as character offsets (clean text) in ``doc._.kg_relations``
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator
 
 from spacy.language import Language
@@ -106,14 +108,26 @@ def _bucket(n: int) -> str:
     return "0" if n <= 0 else "1" if n == 1 else "2" if n == 2 else "3-5" if n <= 5 else "6-10" if n <= 10 else ">10"
 
 
-def main_proposals(proposed: list[Span], limit: int = 2) -> list[Span]:
-    """The paper's proposed methods or models (distinct names, in order; at most ``limit``),
-    else its first proposal of any type: the subjects of ``we ...`` sentences."""
+def main_proposals(proposed: list[Span], limit: int = 2, doc: Doc | None = None) -> list[Span]:
+    """The paper's proposed methods or models (distinct names; at most ``limit``), else its
+    first proposal of any type: the subjects of ``we ...`` sentences. Given ``doc``, the name
+    the title carries and the abstract repeats comes first: a paper proposing HPTR and, as a
+    part of it, KNARPE reports HPTR's results."""
     mains: list[Span] = []
     for span in proposed:
         if span.label_ in _ACTORS and all(span.text.lower() != m.text.lower() for m in mains):
             mains.append(span)
+    if doc is not None and len(mains) > 1:
+        mains.sort(key=lambda span: -_prominence(doc, span, proposed))
     return mains[:limit] or proposed[:1]
+
+
+def _prominence(doc: Doc, span: Span, proposed: list[Span]) -> int:
+    """How much the paper is about ``span``: named in its title, and how often in its abstract."""
+    text = span.text.lower()
+    title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
+    in_title = bool(title) and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", title) is not None
+    return 100 * in_title + sum(p.text.lower() == text for p in proposed)
 
 
 def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterator[tuple[Span, Span, Span, bool]]:
@@ -232,7 +246,7 @@ class RelationFinder:
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
-        mains = main_proposals(proposed_spans, self.max_subjects)
+        mains = main_proposals(proposed_spans, self.max_subjects, doc)
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
         best: dict[tuple[str, str, str], tuple[float, tuple]] = {}
         classes = self.classifier.classes

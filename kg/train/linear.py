@@ -77,7 +77,7 @@ def relation_examples(doc: Doc, record: dict, max_subjects: int = 1) -> Iterator
     gold = {(r["subject"], r["object"]): r["predicate"] for r in record.get("relations", ())}
     entities = list(doc.spans.get("kg_entities", []))
     proposed_spans = list(doc.spans.get("kg_proposed", []))
-    mains = main_proposals(proposed_spans, max_subjects)
+    mains = main_proposals(proposed_spans, max_subjects, doc)
     proposed = {(p.start_char, p.end_char) for p in proposed_spans}
     for a, b, sent, virtual in pair_candidates(doc, entities, mains):
         label = gold.get((_gold_of(a, index), _gold_of(b, index)), "none")

@@ -280,6 +280,24 @@ def test_relations_pair_every_proposed_method_with_later_sentences(nlp):
     assert [m.text for m in main_proposals([quibblex, zorbnet], limit=1)] == ["Quibblex"]
 
 
+def test_the_main_proposal_is_the_one_the_title_names_else_the_one_named_most(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import main_proposals
+
+    doc = nlp.make_doc("We introduce Quibblex, a part of Zorbnet. Zorbnet beats baselines on Plonk-Bench.")
+    quibblex, zorbnet, again = (Span(doc, 2, 3, label="Method"), Span(doc, 7, 8, label="Method"),
+                                Span(doc, 9, 10, label="Method"))
+    assert [quibblex.text, zorbnet.text, again.text] == ["Quibblex", "Zorbnet", "Zorbnet"]
+    proposed = [quibblex, zorbnet, again]
+    assert [m.text for m in main_proposals(proposed, 1)] == ["Quibblex"]  # no doc: first named
+    assert [m.text for m in main_proposals(proposed, 1, doc)] == ["Zorbnet"]  # named twice
+    doc._.kg_title = "Quibblex: Faster Parts for Big Models"
+    assert [m.text for m in main_proposals(proposed, 2, doc)] == ["Quibblex", "Zorbnet"]
+    doc._.kg_title = "Quibblexity of Big Models"  # a word of the title, not the name
+    assert [m.text for m in main_proposals(proposed, 1, doc)] == ["Zorbnet"]
+
+
 def test_a_variant_the_entity_decision_left_out_is_added_to_the_proposal(nlp):
     from spacy.tokens import Span
 
