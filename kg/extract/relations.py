@@ -271,5 +271,17 @@ class RelationFinder:
             if key not in best or p > best[key][0]:
                 best[key] = (p, (a.start_char, a.end_char, predicate, b.start_char, b.end_char,
                                  sent.start_char, sent.end_char))
-        doc._.kg_relations = sorted(found for _, found in best.values())
+        doc._.kg_relations = sorted(found for _, found in self._one_predicate_per_pair(best).values())
         return doc
+
+    @staticmethod
+    def _one_predicate_per_pair(best: dict[tuple[str, str, str], tuple[float, tuple]]) -> dict:
+        """A pair of names gets its likeliest predicate only: read in two sentences, a pair can
+        look like ``uses`` in one and ``extends`` in the other, but the annotation rarely gives a
+        pair two predicates (about 2% of pairs)."""
+        chosen: dict[tuple[str, str], tuple[str, str, str]] = {}
+        for key, (p, _) in best.items():
+            pair = (key[0], key[2])
+            if pair not in chosen or p > best[chosen[pair]][0]:
+                chosen[pair] = key
+        return {key: best[key] for key in chosen.values()}

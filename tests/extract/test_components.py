@@ -331,3 +331,16 @@ def test_a_variant_of_a_name_is_a_relation_feature(nlp):
     assert "a_variant_of_b|Method>Method" in pair_features(doc, te, base, sent, False, set())
     assert "b_variant_of_a|Method>Method" in pair_features(doc, base, te, sent, False, set())
     assert not any("variant_of" in f for f in pair_features(doc, ssl, other, sent, False, set()))
+
+
+def test_a_pair_of_names_keeps_its_likeliest_predicate_only():
+    from kg.extract.relations import RelationFinder
+
+    best = {("zorbnet", "uses", "quibblex"): (0.7, ("first sentence",)),
+            ("zorbnet", "extends", "quibblex"): (0.9, ("second sentence",)),
+            ("quibblex", "uses", "zorbnet"): (0.6, ("third sentence",)),
+            ("zorbnet", "evaluated_on", "plonk-bench"): (0.8, ("fourth sentence",))}
+    kept = RelationFinder._one_predicate_per_pair(best)
+    assert sorted(kept) == [("quibblex", "uses", "zorbnet"), ("zorbnet", "evaluated_on", "plonk-bench"),
+                            ("zorbnet", "extends", "quibblex")]
+    assert kept[("zorbnet", "extends", "quibblex")] == (0.9, ("second sentence",))
