@@ -44,6 +44,8 @@ _PHRASE_FOLLOWERS = {
     "settings", "accuracy", "capability", "capabilities", "model", "models", "method", "methods",
 }
 _KIND_WORDS = {"task": "Task", "metric": "Metric"}
+_KIND_AFTER = {"metric": "Metric", "metrics": "Metric", "score": "Metric", "scores": "Metric",
+               "task": "Task", "tasks": "Task"}
 _KIND_ENDINGS = {
     "Task": {"task", "tasks", "problem", "problems"},
     "Dataset": {"dataset", "datasets", "benchmark", "benchmarks", "corpus"},
@@ -52,6 +54,7 @@ _KIND_ENDINGS = {
 _NOT_IN_NAMES = set("()[]{}=≠<>|_^√")  # brackets, and formulas: "VDS≠0", "UO2|U", "V_T", "R^n"
 _FORMULA = set("=≠<>|_^√{}−")
 _RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
+_OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
     "benchmark", "benchmarks", "dataset", "datasets", "results", "tested", "test", "validate",
@@ -234,17 +237,8 @@ class EntityRecognizer:
             *(self._title_phrases(doc) if self.rule_phrases else ()),
             *(self._head_phrases(doc) if self.rule_phrases else ()),
         ]
-        by_extent = {(c.start, c.end): c.label for c in learned}
-        for c in candidates:
-            if c.label is None and (c.start, c.end) in by_extent:
-                c.label = by_extent[(c.start, c.end)]
-        # the authors set the whole name in italics (_filter SBI_): it wins over a shorter name inside
-        inner = [(c.start, c.end) for c in [*candidates, *learned]
-                 if c.source != "emphasis" and c.priority < PRIORITY_DEFINED]
-        for c in candidates:
-            if c.source == "emphasis" and any(c.start <= s and e <= c.end and e - s < c.end - c.start
-                                              for s, e in inner):
-                c.priority = PRIORITY_NAME + 0.5
+        _label_as_learned(candidates, learned)
+        _favour_whole_emphasis(candidates, learned)
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
         chosen = self._non_overlapping(doc, candidates)
         self._type_from_context(doc, chosen)
@@ -371,18 +365,23 @@ class EntityRecognizer:
             i = token.i
             before = [t.lower_ for t in doc[max(0, i - 2) : i]]
             after = [t.lower_ for t in doc[i + 1 : i + 3]]
-            if before[-1:] and (
-                before[-1] in self.vocab.naming_words
-                or before[-1] in self.vocab.propose_verbs
-                or (before[-1] == "the" and before[:1] and before[0] in self.vocab.propose_verbs)
-                or before in (["our", "proposed"], ["our", "resulting"], ["our", "new"])
-                or (before[-1] == "," and before[:1] and before[0] in self.vocab.generic_heads | self.vocab.dataset_heads)
-            ):
+            if self._introduces_name(before) or _described_after(doc, token, after):
                 yield i
-            elif after[:1] == [","] and after[1:] in (["a"], ["an"]) and i > token.sent.start:
-                yield i
-            elif i == 0 and after[:1] == ["is"] and doc[i + 2 : i + 3].text.lower() in ("a", "an"):
-                yield i
+
+    def _introduces_name(self, before: list[str]) -> bool:
+        """The two words before a position announce a name: ``dubbed``, ``we propose``,
+        ``propose the``, ``our proposed``, ``datasets,``."""
+        if not before:
+            return False
+        first, last = before[0], before[-1]
+        vocab = self.vocab
+        return (
+            last in vocab.naming_words
+            or last in vocab.propose_verbs
+            or (last == "the" and first in vocab.propose_verbs)
+            or before in _OUR_NEW
+            or (last == "," and (first in vocab.generic_heads or first in vocab.dataset_heads))
+        )
 
     def _names(self, doc: Doc):
         """Name-shaped candidates; a name once written with its head noun (``KV cache``)
@@ -397,19 +396,32 @@ class EntityRecognizer:
             yield c
 
     def _name_candidates(self, doc: Doc):
+        yield from self._named_in_slots(doc)
+        yield from self._shaped_names(doc)
+
+    def _named_in_slots(self, doc: Doc):
+        """Every occurrence of a word in a naming slot, with the capitalised words that continue it."""
         named = {doc[i].text for i in self._naming_slots(doc)}
         for token in doc:
             if token.text in named:
                 end = self._strip_suffixes(doc, token.i, self._glued_run(doc, token.i)[1])
-                while end < len(doc) and doc[end].sent == token.sent and (
-                    self._is_title_word(doc[end])
-                    or (doc[end].lower_ in ("and", "of", "for", "-") and end + 1 < len(doc)
-                        and self._is_title_word(doc[end + 1]) and doc[end + 1].sent == token.sent)
-                ):
-                    end += 1  # dubbed Displacement Interpolation Transport Model, Fast and Forgetful Memory
-                end = self._with_size(doc, end)[0]
+                end = self._with_size(doc, self._title_words_end(doc, end, token.sent))[0]
                 coined = term_frequency(doc[token.i:end].text) == 0
                 yield Candidate(token.i, end, None, PRIORITY_NAME, coined=coined)
+
+    def _title_words_end(self, doc: Doc, end: int, sent: Span) -> int:
+        """Where capitalised words continuing a name end: dubbed Displacement Interpolation
+        Transport Model, Fast and Forgetful Memory."""
+        while end < len(doc) and doc[end].sent == sent and (
+            self._is_title_word(doc[end])
+            or (doc[end].lower_ in ("and", "of", "for", "-") and end + 1 < len(doc)
+                and self._is_title_word(doc[end + 1]) and doc[end + 1].sent == sent)
+        ):
+            end += 1
+        return end
+
+    def _shaped_names(self, doc: Doc):
+        """Glued runs of tokens shaped like a name (``GNN-Diff``), with a head noun or size after them."""
         i = 0
         texts = self._texts
         while i < len(doc):
@@ -418,10 +430,7 @@ class EntityRecognizer:
             if not any(c.isupper() or c.isdigit() for text in texts[start:end] for c in text):
                 continue  # no name has neither capitals nor digits
             end = self._strip_suffixes(doc, start, end)
-            if end <= start:
-                continue
-            text = doc[start:end].text
-            if any(c in text for c in _NOT_IN_NAMES):
+            if end <= start or any(c in doc[start:end].text for c in _NOT_IN_NAMES):
                 continue
             end = self._with_head_noun(doc, end)
             text = doc[start:end].text
@@ -519,50 +528,49 @@ class EntityRecognizer:
         )
 
     def _head_phrases(self, doc: Doc):
-        vocab = self.vocab
         for token in doc:
             if token.pos_ not in ("NOUN", "PROPN", "VERB") or token.is_punct:
                 continue
-            label = None
             word = token.lower_
             if word.endswith("s") and token.tag_ == "NNS":
                 word = singular_name(word)  # personalized recommendations
-            is_metric = token.lower_ in vocab.metric_heads  # singular: "attention scores" are not metrics
-            if word in vocab.task_heads or is_metric:
-                label = "head"
-            elif word in _KIND_WORDS:
+            is_metric = token.lower_ in self.vocab.metric_heads  # singular: "attention scores" are not metrics
+            is_task = word in self.vocab.task_heads
+            if word in _KIND_WORDS and not (is_task or is_metric):
                 yield from self._before_kind_word(doc, token.i, _KIND_WORDS[word])
                 continue
-            elif token.lower_ in vocab.method_heads and token.lower_ not in vocab.generic_heads:
-                label = "head"
-            elif token.lower_ in ("model", "models") and token.i > 0 and doc[token.i - 1].pos_ in (
-                "NOUN", "PROPN"
-            ) and self._is_modifier(doc[token.i - 1]):
-                label = "head"
-            if label is None or self._modifies_next(doc, token.i):
-                continue
-            start = token.i
-            while (
-                start > 0
-                and token.i - start + 1 < self.max_phrase_tokens
-                and self._is_modifier(doc[start - 1])
-            ):
-                start -= 1
-            while start < token.i and (
-                doc[start].text == "-" or (is_metric and _is_degree(doc[start]))
-            ):
-                start += 1
-            start = self._whole_compound(doc, start, token.i)
-            if start == token.i:
-                if is_metric and token.lower_ not in vocab.compound_metric_heads:
-                    yield Candidate(start, token.i + 1, "Metric", PRIORITY_PHRASE)
-                continue
-            span = doc[start : token.i + 1]
-            if name_key(span.text) in vocab.generic_terms:
-                continue
-            kind = type_of_phrase(span, vocab)
-            if kind:
-                yield Candidate(start, token.i + 1, kind, PRIORITY_PHRASE)
+            if (is_task or is_metric or self._is_head_word(doc, token)) and not self._modifies_next(doc, token.i):
+                phrase = self._phrase_ending_at(doc, token.i, is_metric)
+                if phrase is not None:
+                    yield phrase
+
+    def _is_head_word(self, doc: Doc, token: Token) -> bool:
+        """A word ending a method phrase: a specific method head, or *model(s)* after a modifying noun."""
+        word = token.lower_
+        if word in self.vocab.method_heads and word not in self.vocab.generic_heads:
+            return True
+        return word in ("model", "models") and token.i > 0 and doc[token.i - 1].pos_ in (
+            "NOUN", "PROPN"
+        ) and self._is_modifier(doc[token.i - 1])
+
+    def _phrase_ending_at(self, doc: Doc, head: int, is_metric: bool) -> Candidate | None:
+        """The typed phrase of the modifiers before ``head`` and ``head``; a metric word alone
+        unless it needs a modifier (``score``)."""
+        start = head
+        while start > 0 and head - start + 1 < self.max_phrase_tokens and self._is_modifier(doc[start - 1]):
+            start -= 1
+        while start < head and (doc[start].text == "-" or (is_metric and _is_degree(doc[start]))):
+            start += 1
+        start = self._whole_compound(doc, start, head)
+        if start == head:
+            if is_metric and doc[head].lower_ not in self.vocab.compound_metric_heads:
+                return Candidate(start, head + 1, "Metric", PRIORITY_PHRASE)
+            return None
+        span = doc[start : head + 1]
+        if name_key(span.text) in self.vocab.generic_terms:
+            return None
+        kind = type_of_phrase(span, self.vocab)
+        return Candidate(start, head + 1, kind, PRIORITY_PHRASE) if kind else None
 
     def _before_kind_word(self, doc: Doc, i: int, label: str):
         """``world knowledge tasks``, ``graph coloring task``, ``generative perplexity
@@ -648,26 +656,8 @@ class EntityRecognizer:
     @staticmethod
     def _non_overlapping(doc: Doc, candidates: list[Candidate]) -> list[Candidate]:
         """Stronger first, then longer; a descriptive phrase containing a catalogue match
-        of its own type (``inference latency`` around ``latency``) counts as strong, but not
-        a dataset or model name followed by common words (``HumanEval coding`` benchmark)."""
-        catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
-        catalogued.sort(key=lambda c: c.start)
-        starts = [c.start for c in catalogued]
-        for phrase in candidates:
-            # only the matches starting inside the phrase: a long text stays linear
-            first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
-            inside = catalogued[first:last]
-            if phrase.priority < PRIORITY_CATALOGUE and phrase.label and not any(
-                c.label != phrase.label and phrase.start <= c.start and c.end <= phrase.end
-                for c in inside
-            ):  # not "LAMBADA natural language understanding" over the dataset LAMBADA
-                for c in inside:
-                    if (c.label == phrase.label
-                            and phrase.start <= c.start and c.end <= phrase.end
-                            and (c.start, c.end) != (phrase.start, phrase.end)
-                            and not (c.label in ("Dataset", "Model") and c.start == phrase.start
-                                     and all(t.is_lower for t in doc[c.end:phrase.end]))):
-                        phrase.priority = PRIORITY_CATALOGUE
+        of its own type (``inference latency`` around ``latency``) counts as strong."""
+        _strengthen_around_catalogue(doc, candidates)
         taken: set[int] = set()
         chosen: list[Candidate] = []
         for c in sorted(candidates, key=lambda c: (-c.priority, -(c.end - c.start), c.start)):
@@ -705,47 +695,55 @@ class EntityRecognizer:
         return None
 
     def _type_from_context(self, doc: Doc, chosen: list[Candidate]) -> None:
+        """Type the chosen names by a description, the words around them and the lists they
+        are in; Method when nothing says otherwise."""
         for c in chosen:
             if c.source in ("name", "learned", "title") and not c.kb_id:
                 c.label = self._described_as(doc, c) or c.label
         known_before = {id(c) for c in chosen if c.label}
         for c in chosen:
-            if c.label:
-                continue
-            after = doc[c.end].lower_ if c.end < len(doc) else ""
-            before = doc[c.start - 1].lower_ if c.start > 0 else ""
-            if after in self.vocab.dataset_heads:
-                c.label = "Dataset"
-            elif after in self.vocab.model_heads and c.end - c.start == 1:
-                c.label = "Model"
-            elif after in ("metric", "metrics", "score", "scores"):
-                c.label = "Metric"
-            elif after in ("task", "tasks"):
-                c.label = "Task"
-            elif before in ("dataset", "datasets", "benchmark", "benchmarks"):
-                c.label = "Dataset"
-            elif before in ("on", "across") and _EVALUATION_WORDS & {
-                t.lower_ for t in doc[c.start].sent
-            }:
-                c.label = "Dataset"
+            if not c.label:
+                c.label = self._type_from_neighbours(doc, c) or c.label
         for group in self._lists(doc, chosen):
-            known = [
-                c.label
-                for c in group
-                if c.label and (c.priority >= PRIORITY_CATALOGUE or id(c) not in known_before)
-            ]
-            if known:
-                label = max(set(known), key=known.count)
-                for c in group:
-                    if c.label is None:
-                        c.label = label
-            datasets = [c for c in group if c.label == "Dataset" and (c.kb_id or self._described_as(doc, c))]
-            if datasets:  # "the WinoBias and Winogender benchmarks"
-                for c in group:
-                    if c.source in ("name", "learned") and not c.kb_id:
-                        c.label = "Dataset"
+            self._type_list(doc, group, known_before)
         for c in chosen:
             c.label = c.label or "Method"
+
+    def _type_from_neighbours(self, doc: Doc, c: Candidate) -> str | None:
+        """The type the word after or before a name gives: ``X dataset``, ``X metric``,
+        ``benchmarks X``, ``evaluated on X``."""
+        after = doc[c.end].lower_ if c.end < len(doc) else ""
+        before = doc[c.start - 1].lower_ if c.start > 0 else ""
+        if after in self.vocab.dataset_heads:
+            return "Dataset"
+        if after in self.vocab.model_heads and c.end - c.start == 1:
+            return "Model"
+        if after in _KIND_AFTER:
+            return _KIND_AFTER[after]
+        if before in ("dataset", "datasets", "benchmark", "benchmarks"):
+            return "Dataset"
+        if before in ("on", "across") and _EVALUATION_WORDS & {t.lower_ for t in doc[c.start].sent}:
+            return "Dataset"
+        return None
+
+    def _type_list(self, doc: Doc, group: list[Candidate], known_before: set[int]) -> None:
+        """The names of a list share a type: the commonest one known (from the catalogue, or
+        found from context; of two as common, the first named), and Dataset for names listed with a dataset
+        (``the WinoBias and Winogender benchmarks``)."""
+        known = [
+            c.label
+            for c in group
+            if c.label and (c.priority >= PRIORITY_CATALOGUE or id(c) not in known_before)
+        ]
+        if known:
+            label = max(dict.fromkeys(known), key=known.count)  # a set's order changes per process
+            for c in group:
+                if c.label is None:
+                    c.label = label
+        if any(c.label == "Dataset" and (c.kb_id or self._described_as(doc, c)) for c in group):
+            for c in group:
+                if c.source in ("name", "learned") and not c.kb_id:
+                    c.label = "Dataset"
 
     @staticmethod
     def _lists(doc: Doc, chosen: list[Candidate]):
@@ -762,6 +760,59 @@ class EntityRecognizer:
             group = [c]
         if len(group) > 1:
             yield group
+
+
+def _described_after(doc: Doc, token: Token, after: list[str]) -> bool:
+    """A description follows the word: ``X, a ...`` mid-sentence, or an abstract opening ``X is a ...``."""
+    if after[:1] == [","] and after[1:] in (["a"], ["an"]) and token.i > token.sent.start:
+        return True
+    i = token.i
+    return i == 0 and after[:1] == ["is"] and doc[i + 2 : i + 3].text.lower() in ("a", "an")
+
+
+def _strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
+    """A typed phrase around a catalogue match of its own type, and of no other type, counts
+    as a catalogue match (not ``LAMBADA natural language understanding`` over the dataset)."""
+    catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
+    catalogued.sort(key=lambda c: c.start)
+    starts = [c.start for c in catalogued]
+    for phrase in candidates:
+        if phrase.priority >= PRIORITY_CATALOGUE or not phrase.label:
+            continue
+        # only the matches starting inside the phrase: a long text stays linear
+        first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
+        inside = [c for c in catalogued[first:last] if phrase.start <= c.start and c.end <= phrase.end]
+        if any(c.label != phrase.label for c in inside):
+            continue
+        if any(_stands_for_phrase(doc, c, phrase) for c in inside):
+            phrase.priority = PRIORITY_CATALOGUE
+
+
+def _stands_for_phrase(doc: Doc, match: Candidate, phrase: Candidate) -> bool:
+    """A shorter catalogue match of the phrase's type inside it makes it strong, but not a dataset
+    or model name followed by common words (``HumanEval coding`` benchmark)."""
+    if (match.start, match.end) == (phrase.start, phrase.end):
+        return False
+    return not (match.label in ("Dataset", "Model") and match.start == phrase.start
+                and all(t.is_lower for t in doc[match.end:phrase.end]))
+
+
+def _label_as_learned(candidates: list[Candidate], learned: list[Candidate]) -> None:
+    """An untyped candidate takes the type the recogniser gives the same extent."""
+    by_extent = {(c.start, c.end): c.label for c in learned}
+    for c in candidates:
+        if c.label is None and (c.start, c.end) in by_extent:
+            c.label = by_extent[(c.start, c.end)]
+
+
+def _favour_whole_emphasis(candidates: list[Candidate], learned: list[Candidate]) -> None:
+    """The authors set the whole name in italics (_filter SBI_): it wins over a shorter name inside."""
+    inner = [(c.start, c.end) for c in [*candidates, *learned]
+             if c.source != "emphasis" and c.priority < PRIORITY_DEFINED]
+    for c in candidates:
+        if c.source == "emphasis" and any(c.start <= s and e <= c.end and e - s < c.end - c.start
+                                          for s, e in inner):
+            c.priority = PRIORITY_NAME + 0.5
 
 
 def candidate_groups(doc: Doc, chosen: list[Candidate]) -> dict[str, list[Candidate]]:
@@ -822,11 +873,21 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
     every candidate of the text)."""
     first = group[0]
     span = doc[first.start:first.end]
-    text = span.text
-    words = [t.lower_ for t in span]
     feats = [f"label={first.label}", f"tokens={_bucket(len(span), (1, 2, 3, 4))}",
              f"mentions={_bucket(len(group), (1, 2, 4))}"]
-    feats += sorted({f"source={c.source}" for c in group})
+    feats += _origin_features(group, learned_at)
+    feats += _shape_features(span, vocabulary)
+    feats += _word_features(span, first.label)
+    feats += _standing_features(doc, group, vocabulary, names)
+    for c in group[:2]:
+        feats += _neighbour_features(doc, c, first.label)
+    return sorted(set(feats))
+
+
+def _origin_features(group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> list[str]:
+    """Which rules, recogniser labels and catalogue entries found the name."""
+    first = group[0]
+    feats = sorted({f"source={c.source}" for c in group})
     feats += sorted({f"source={c.source}|{c.label}" for c in group})
     ner = {learned_at.get((c.start, c.end)) for c in group} - {None}
     feats += [f"ner={label}" for label in sorted(ner)] or ["ner=none"]
@@ -834,17 +895,19 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
         feats.append(f"catalogue|{first.label}")
     if first.priority >= PRIORITY_CATALOGUE and not first.kb_id:
         feats.append(f"catalogue-inside|{first.label}")  # BERT-base, CIFAR-10-Warehouse
+    return feats
+
+
+def _shape_features(span: Span, vocabulary: Vocabulary) -> list[str]:
+    """How the name is written: a size, its capitals, digits, slashes, stop words."""
+    text = span.text
+    words = [t.lower_ for t in span]
+    feats = []
     if SIZE.search(text.rsplit("-", 1)[-1].rsplit(" ", 1)[-1]) or (
         words[-1] in vocabulary.model_variants and len(words) > 1
     ):
         feats.append("sized")  # GPT-2 XL, Llama-2-7B: a released model
-    letters = [ch for ch in text if ch.isalpha()]
-    if is_short_form(text.replace(" ", "")) and sum(ch.isupper() for ch in letters) * 2 >= len(letters):
-        feats.append("shape=acronym")
-    elif text[:1].isupper():
-        feats.append("shape=capital" if all(t.text[:1].isupper() or not t.is_alpha for t in span) else "shape=first-capital")
-    else:
-        feats.append("shape=lower")
+    feats.append(f"shape={_case_shape(span)}")
     if any(c.isdigit() for c in text):
         feats.append("shape=digit")
     if not any(c.isalpha() for c in text):
@@ -853,12 +916,37 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
         feats.append("shape=slash")
     if any(t.is_stop for t in span):
         feats.append("has-stopword")
-    feats += [f"head={words[-1]}", f"head={words[-1]}|{first.label}", f"first={words[0]}"]
+    return feats
+
+
+def _case_shape(span: Span) -> str:
+    """``acronym``, ``capital`` (every word), ``first-capital`` or ``lower``."""
+    text = span.text
+    letters = [ch for ch in text if ch.isalpha()]
+    if is_short_form(text.replace(" ", "")) and sum(ch.isupper() for ch in letters) * 2 >= len(letters):
+        return "acronym"
+    if not text[:1].isupper():
+        return "lower"
+    return "capital" if all(t.text[:1].isupper() or not t.is_alpha for t in span) else "first-capital"
+
+
+def _word_features(span: Span, label: str | None) -> list[str]:
+    """The name's first and head words and their tags."""
+    words = [t.lower_ for t in span]
+    feats = [f"head={words[-1]}", f"head={words[-1]}|{label}", f"first={words[0]}"]
     if len(words) == 1:
         feats.append(f"word={words[0]}")
     if span[0].tag_:
-        feats.append(f"first_tag={span[0].tag_}")
-        feats.append(f"head_tag={span[-1].tag_}")
+        feats += [f"first_tag={span[0].tag_}", f"head_tag={span[-1].tag_}"]
+    return feats
+
+
+def _standing_features(doc: Doc, group: list[Candidate], vocabulary: Vocabulary, names: set[str]) -> list[str]:
+    """Where the name stands in the field and the paper: generic, a variant of another name,
+    emphasised, how common in the field, in the title."""
+    first = group[0]
+    text = doc[first.start:first.end].text
+    feats = []
     if vocabulary.is_generic_phrase(text) or vocabulary.is_family(text):
         feats.append("generic")
     if is_variant(name_key(text), names):
@@ -871,14 +959,17 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
     title = doc._.kg_title.lower() if doc.has_extension("kg_title") else ""
     if title and text.lower() in title:
         feats.append("in_title")
-    for c in group[:2]:
-        if c.start > 0:
-            feats.append(f"prev={doc[c.start - 1].lower_}")
-        if c.end < len(doc):
-            feats.append(f"next={doc[c.end].lower_}")
-            feats.append(f"next={doc[c.end].lower_}|{first.label}")
-        after = _after_acronym(doc, c.start, c.end)
-        if after is not None:  # the Marginal Ratio (MR) estimator: the word after the acronym
-            feats.append(f"next_acronym={doc[after].lower_}")
-            feats.append(f"next_acronym={doc[after].lower_}|{first.label}")
-    return sorted(set(feats))
+    return feats
+
+
+def _neighbour_features(doc: Doc, c: Candidate, label: str | None) -> list[str]:
+    """The words before and after one mention, and after its acronym."""
+    feats = []
+    if c.start > 0:
+        feats.append(f"prev={doc[c.start - 1].lower_}")
+    if c.end < len(doc):
+        feats += [f"next={doc[c.end].lower_}", f"next={doc[c.end].lower_}|{label}"]
+    after = _after_acronym(doc, c.start, c.end)
+    if after is not None:  # the Marginal Ratio (MR) estimator: the word after the acronym
+        feats += [f"next_acronym={doc[after].lower_}", f"next_acronym={doc[after].lower_}|{label}"]
+    return feats

@@ -35,6 +35,8 @@ if not Doc.has_extension("kg_title"):
 
 _SUBJECTS = {"we", "paper", "work", "study", "article", "i"}
 _APPOSITION_ARTICLES = {"a", "an", "the"}
+_OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
+_WE = {"we", "our", "this"}
 _PRETRAINED = {"language", "foundation", "pretrained", "pre-trained", "vision-language", "multimodal"}
 
 
@@ -163,18 +165,9 @@ class ProposalFinder:
         has_subject = any(t.lower_ in _SUBJECTS for t in sent)
         if before and before[-1].lower_ in self.vocab.naming_words:
             return self._described_by_preceding(doc, ent) or description, "naming"
-        verb_positions = [
-            i for i, w in enumerate(lowers)
-            if w in self.vocab.propose_verbs and not _reduced_relative(before, i)
-        ]
-        if verb_positions and has_subject:
-            span_after_verb = before[verb_positions[-1] + 1 :]
-            if not any(t.text in (".", ";", ":") for t in span_after_verb) and not any(
-                t.lower_ in ("that", "which", "whether", "how") for t in span_after_verb
-            ):
-                if not self._other_entity_between(doc, span_after_verb, ent, entities):
-                    return description or self._described_by_preceding(doc, ent), "verb"
-        if lowers[-2:] in (["our", "proposed"], ["our", "resulting"], ["our", "new"]):
+        if has_subject and self._object_of_proposing_verb(doc, before, ent, entities):
+            return description or self._described_by_preceding(doc, ent), "verb"
+        if lowers[-2:] in _OUR_NEW:
             return description, "our"
         if description and (ent.start == sent.start or lowers[-1:] == ["("]) and has_subject:
             return description, "apposition"
@@ -182,6 +175,20 @@ class ProposalFinder:
             described = self._description_after(doc, ent.end + 1, released=True)
             return (described, "opening") if described else False
         return False
+
+    def _object_of_proposing_verb(self, doc: Doc, before: Span, ent: Span, entities: list[Span]) -> bool:
+        """``we introduce X``: the last proposing verb before ``ent`` has it as its object, in the
+        same clause and with no other entity between."""
+        verbs = [
+            i for i, t in enumerate(before)
+            if t.lower_ in self.vocab.propose_verbs and not _reduced_relative(before, i)
+        ]
+        if not verbs:
+            return False
+        after_verb = before[verbs[-1] + 1 :]
+        if any(t.text in (".", ";", ":") or t.lower_ in ("that", "which", "whether", "how") for t in after_verb):
+            return False
+        return not self._other_entity_between(doc, after_verb, ent, entities)
 
     @staticmethod
     def _other_entity_between(doc: Doc, span: Span, ent: Span, entities: list[Span]) -> bool:
@@ -308,23 +315,38 @@ def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reason
     name keys a proposing pattern found)."""
     spans = [entities[i] for i in indices]
     first = spans[0]
-    text = first.text
     feats = [f"type={first.label_}", f"mentions={_bucket(len(spans), (1, 2, 4))}",
              f"tokens={_bucket(len(first), (1, 2, 3))}"]
     feats += sorted({f"rule={reasons[i]}" for i in indices if i in reasons}) or ["rule=none"]
     feats += [f"rule={reasons[i]}|{first.label_}" for i in indices[:1] if i in reasons]
     if any(s.kb_id_ for s in spans):
         feats.append("catalogue")
+    feats += _shape_features(first.text)
+    feats += _standing_features(doc, spans, vocabulary, by_pattern)
+    feats += _first_sentence_features(doc, spans, vocabulary, starts)
+    for span in spans[:3]:
+        feats += _context_features(doc, span, vocabulary)
+    return sorted(set(feats))
+
+
+def _shape_features(text: str) -> list[str]:
+    """How the name is written: acronym, capital or lower, digits, mixed case."""
     if is_short_form(text.replace(" ", "")) and _mostly_capitals(text):
-        feats.append("shape=acronym")
-    elif text[:1].isupper():
-        feats.append("shape=capital")
+        feats = ["shape=acronym"]
     else:
-        feats.append("shape=lower")
+        feats = ["shape=capital" if text[:1].isupper() else "shape=lower"]
     if any(c.isdigit() for c in text):
         feats.append("shape=digit")
     if any(c.isupper() for c in text[1:]) and any(c.islower() for c in text):
         feats.append("shape=mixed")
+    return feats
+
+
+def _standing_features(doc: Doc, spans: list[Span], vocabulary: Vocabulary, by_pattern: set[str]) -> list[str]:
+    """Where the name stands in the field and the paper: generic, a variant of a proposal,
+    emphasised, how common in the field, in the title."""
+    text = spans[0].text
+    feats = []
     if vocabulary.is_generic_phrase(text) or vocabulary.is_family(text):
         feats.append("generic")
     if is_variant(name_key(text), by_pattern):
@@ -336,23 +358,37 @@ def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reason
     title = doc._.kg_title.lower()
     if title and text.lower() in title:
         feats += ["in_title", f"in_title|{'start' if title.startswith(text.lower()) else 'inside'}"]
+    return feats
+
+
+def _first_sentence_features(doc: Doc, spans: list[Span], vocabulary: Vocabulary,
+                             starts: list[int] | None) -> list[str]:
+    """Which sentence first names the entity, and whether it is a *we propose* sentence."""
+    first = spans[0]
     sentences = sorted({s.sent.start for s in spans})
     starts = starts if starts is not None else [sent.start for sent in doc.sents]
     index = bisect_left(starts, sentences[0])
     position = "short-text" if len(starts) <= 2 else _bucket(index, (0, 1, 2))
-    feats.append(f"first_sent={position}")
-    if first.sent.start == sentences[0] and {t.lower_ for t in first.sent} & {"we", "our", "this"} and (
-        {t.lower_ for t in first.sent} & vocabulary.propose_verbs
-    ):
+    feats = [f"first_sent={position}"]
+    if first.sent.start == sentences[0] and _says_we_propose({t.lower_ for t in first.sent}, vocabulary):
         feats.append(f"first_sent={position}|we_propose")
-    for span in spans[:3]:
-        before = [t.lower_ for t in doc[max(span.sent.start, span.start - 3):span.start]]
-        after = [t.lower_ for t in doc[span.end:min(span.sent.end, span.end + 2)]]
-        feats += [f"prev={w}" for w in before[-1:]] + [f"prev2={' '.join(before[-2:])}"]
-        feats += [f"next={w}" for w in after[:1]] + [f"next2={' '.join(after)}"]
-        words = {t.lower_ for t in span.sent}
-        if words & {"we", "our", "this"} and words & vocabulary.propose_verbs:
-            feats.append("sent=we_propose")
-        elif words & {"we", "our"}:
-            feats.append("sent=we")
-    return sorted(set(feats))
+    return feats
+
+
+def _context_features(doc: Doc, span: Span, vocabulary: Vocabulary) -> list[str]:
+    """The words around one mention, and whether its sentence speaks of *we*."""
+    before = [t.lower_ for t in doc[max(span.sent.start, span.start - 3):span.start]]
+    after = [t.lower_ for t in doc[span.end:min(span.sent.end, span.end + 2)]]
+    feats = [f"prev={w}" for w in before[-1:]] + [f"prev2={' '.join(before[-2:])}"]
+    feats += [f"next={w}" for w in after[:1]] + [f"next2={' '.join(after)}"]
+    words = {t.lower_ for t in span.sent}
+    if _says_we_propose(words, vocabulary):
+        feats.append("sent=we_propose")
+    elif words & {"we", "our"}:
+        feats.append("sent=we")
+    return feats
+
+
+def _says_we_propose(words: set[str], vocabulary: Vocabulary) -> bool:
+    """A sentence's words name the authors (*we*, *our*, *this*) and a proposing verb."""
+    return bool(words & _WE and words & vocabulary.propose_verbs)

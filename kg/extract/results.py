@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from kg.extract.linear import LinearModel
 from kg.extract.sentences import spans_by_sentence
@@ -255,33 +255,50 @@ def candidate_features(doc: Doc, sent: Span, entities: list[Span], cand: Candida
                        position: str) -> list[str]:
     """What the is-it-a-result decision sees: the value's shape and the words around it."""
     value = _tokens(doc, cand.start, cand.end)
-    _, number, unit, delta = parse_value(cand.text, cand.kind)
-    feats = [f"kind={cand.kind}", f"unit={unit}", f"delta={delta is not None}", f"pos={position}"]
-    lower = cand.text.lower()
-    for approx in ("up to", "over", "more than", "around", "about", "at least", "on average", "nearly",
-                   "average", "~", ">", "<", "less than"):
-        if approx in lower:
-            feats.append(f"approx={approx}")
-    if number is not None:
-        feats.append("big" if number > 100 else "decimal" if number != int(number) else "integer")
+    feats = _shape_features(cand, position)
     if value is None:
         return feats
     before = [t.lower_ for t in doc[max(sent.start, value.start - 4):value.start]]
     after = [t.lower_ for t in doc[value.end:min(sent.end, value.end + 4)]]
-    for i, word in enumerate(reversed(before)):
-        feats.append(f"b{i + 1}={word}")
-    for i, word in enumerate(after):
-        feats.append(f"a{i + 1}={word}")
+    return feats + _word_features(before, after, cand.kind) + _context_features(doc, sent, entities, value)
+
+
+#: Words of a value that say it is a bound or an estimate (``up to 5%``, ``~3x``).
+_APPROX_FEATURES = ("up to", "over", "more than", "around", "about", "at least", "on average", "nearly",
+                    "average", "~", ">", "<", "less than")
+
+
+def _shape_features(cand: Candidate, position: str) -> list[str]:
+    """The value's own features: its kind, unit, bounds, size and the sentence's place in the text."""
+    _, number, unit, delta = parse_value(cand.text, cand.kind)
+    feats = [f"kind={cand.kind}", f"unit={unit}", f"delta={delta is not None}", f"pos={position}"]
+    lower = cand.text.lower()
+    feats += [f"approx={approx}" for approx in _APPROX_FEATURES if approx in lower]
+    if number is not None:
+        feats.append("big" if number > 100 else "decimal" if number != int(number) else "integer")
+    return feats
+
+
+def _word_features(before: list[str], after: list[str], kind: str) -> list[str]:
+    """The words just before and after the value, alone, in pairs and with the value's kind."""
+    feats = [f"b{i + 1}={word}" for i, word in enumerate(reversed(before))]
+    feats += [f"a{i + 1}={word}" for i, word in enumerate(after)]
     if before:
-        feats.append(f"b1|kind={before[-1]}|{cand.kind}")
+        feats.append(f"b1|kind={before[-1]}|{kind}")
     if after:
-        feats.append(f"a1|kind={after[0]}|{cand.kind}")
+        feats.append(f"a1|kind={after[0]}|{kind}")
     if len(after) > 1:
         feats.append(f"a12={after[0]} {after[1]}")
     if len(before) > 1:
         feats.append(f"b21={before[-2]} {before[-1]}")
+    return feats
+
+
+def _context_features(doc: Doc, sent: Span, entities: list[Span], value: Span) -> list[str]:
+    """The sentence around the value: content words near it, entities near it and in the sentence,
+    ``we``, a parenthesis before it and a counted quantity after it (``5% of the data``)."""
     window = doc[max(sent.start, value.start - 10):min(sent.end, value.end + 6)]
-    feats += sorted({f"w={t.lower_}" for t in window if t.pos_ in ("VERB", "NOUN", "ADJ", "ADV")})
+    feats = sorted({f"w={t.lower_}" for t in window if t.pos_ in ("VERB", "NOUN", "ADJ", "ADV")})
     near = [e for e in entities if -4 <= e.start - value.end <= 4 or -4 <= value.start - e.end <= 4]
     feats += sorted({f"near={e.label_}" for e in near})
     feats += sorted({f"in_sent={e.label_}" for e in entities})
@@ -412,17 +429,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
         value_text, number, unit, delta = parse_value(cand.text, cand.kind)
         if stretch is None:
             continue
-        metric_span, metric_name, change = metrics[n]
-        if "metric" in listed:
-            metric_span = listed["metric"][n]
-            metric_name = _name(metric_span)
-        following = stretches[n + 1] if n + 1 < len(stretches) else None
-        if metric_name is None and following is not None and following.reach == stretch.reach and \
-                metrics[n + 1][1] is not None:
-            metric_span, metric_name = metrics[n + 1][:2]  # ``98% and 93% sequential encoding performance``
-        if metric_name is None and previous is not None:
-            metric_span, metric_name = previous["_metric"], previous["metric"]
-            change = change or previous["_change"]  # ``by 1.8% in X and up to 8% in Y``: both changes
+        metric_span, metric_name, change = _metric_of(n, stretches, metrics, listed, previous)
         baseline = _baseline(doc, sent, ents, stretch)
         subject = listed["subject"][n] if "subject" in listed else \
             _subject(doc, sent, ents, stretch, previous, main)
@@ -441,9 +448,8 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
             "metric": metric_name,
             "metric_entity": _offsets(metric_span),
             "subject": _offsets(subject),
-            "dataset": _offsets(listed["dataset"][n] if "dataset" in listed else
-                                _in_stretch(ents, "Dataset", stretch, claimed["Dataset"])),
-            "task": _offsets(listed["task"][n] if "task" in listed else _in_stretch(ents, "Task", stretch, claimed["Task"])),
+            "dataset": _offsets(_place(ents, "Dataset", n, stretch, listed, claimed)),
+            "task": _offsets(_place(ents, "Task", n, stretch, listed, claimed)),
             "baseline": _offsets(baseline),
             "direction": _direction(metric_name, change),
             "setting": _setting(sent, ents),
@@ -453,117 +459,72 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
     return results
 
 
+def _metric_of(n: int, stretches: list[_Stretch | None], metrics: list[tuple], listed: dict[str, list[Span]],
+               previous: dict | None) -> tuple:
+    """The n-th value's ``(entity, name, change)``: a ``respectively`` list's, else its own, else that
+    of the value coordinated after it (``98% and 93% sequential encoding performance``), else the
+    previous value's (``by 1.8% in X and up to 8% in Y``: both changes)."""
+    metric_span, metric_name, change = metrics[n]
+    if "metric" in listed:
+        metric_span = listed["metric"][n]
+        metric_name = _name(metric_span)
+    following = stretches[n + 1] if n + 1 < len(stretches) else None
+    if metric_name is None and following is not None and following.reach == stretches[n].reach and \
+            metrics[n + 1][1] is not None:
+        metric_span, metric_name = metrics[n + 1][:2]
+    if metric_name is None and previous is not None:
+        metric_span, metric_name = previous["_metric"], previous["metric"]
+        change = change or previous["_change"]
+    return metric_span, metric_name, change
+
+
+def _place(ents: list[Span], label: str, n: int, stretch: _Stretch, listed: dict[str, list[Span]],
+           claimed: dict[str, set]) -> Span | None:
+    """The n-th value's Dataset or Task: a ``respectively`` list's, else the one of its stretch."""
+    if label.lower() in listed:
+        return listed[label.lower()][n]
+    return _in_stretch(ents, label, stretch, claimed[label])
+
+
 def _gap_ok(gap: Span) -> bool:
     """Words that may stand between a value and its metric: ``3.4% gain in AP``, ``91% pass@1``."""
     return all(t.text in "%-/" or t.lower_ in ("in", "of") or t.pos_ in ("ADJ", "NOUN", "PROPN", "NUM")
                for t in gap)
 
 
-def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
-    """(Metric entity or None, metric name or None, ``up``/``down`` if the value is a stated change)."""
-    value = stretch.value
-    metrics = [e for e in ents if e.label_ == "Metric"]
-    change = _change(doc, sent, value, stretch.left)
+@dataclass(frozen=True)
+class _Context:
+    """A value in its sentence, as the metric rules see it, with the change it states."""
 
-    def named(phrase: Span | None):
+    doc: Doc
+    sent: Span
+    ents: list[Span]
+    metrics: list[Span]
+    stretch: _Stretch
+    change: str | None
+
+    def bound(self, metric: Span) -> tuple:
+        """A Metric entity the value states."""
+        return metric, _name(metric), self.change
+
+    def named(self, phrase: Span | None) -> tuple | None:
+        """A phrase the value measures, named by the Metric entity inside it if any."""
         if phrase is None:
             return None
-        inside = next((m for m in metrics if m.start < phrase.end and phrase.start < m.end), None)
-        return inside, _name(inside) if inside is not None else _name(phrase), change
+        inside = next((m for m in self.metrics if m.start < phrase.end and phrase.start < m.end), None)
+        return inside, _name(inside) if inside is not None else _name(phrase), self.change
 
-    # ``50.9 AP``, ``3.4% gain in AP``, ``91% pass@1 accuracy``
-    for metric in metrics:
-        if 0 <= metric.start - value.end <= 4 and _gap_ok(doc[value.end:metric.start]):
-            return metric, _name(metric), change
-    # ``3x faster``: a speed-up; ``2.45x faster inference time``, ``5.9x fewer parameters``
-    after = value.end
-    if after < sent.end and doc[after].lower_ in _COMPARATIVES:
-        phrase = _noun_phrase_from(doc, sent, after + 1)
-        if phrase is not None and (doc[after].lower_ not in ("faster", "quicker") or named(phrase)[0] is not None):
-            return named(phrase)
-        if doc[after].lower_ in ("faster", "quicker"):
-            return None, "speedup", "up"
-    # ``by 10.86% accuracy points``: a noun right after the value says what it measures
-    phrase = _noun_after(doc, sent, value)
-    if phrase:
-        return None, phrase, change
-    # ``at 4.55% of its inference cost``: a share of a measure
-    if value.end + 1 < sent.end and doc[value.end].lower_ == "of":
-        i = value.end + 1
-        while i < sent.end and doc[i].pos_ in ("DET", "PRON"):
-            i += 1
-        measure = _noun_phrase_from(doc, sent, i)
-        if measure is not None and (named(measure)[0] is not None or
-                                    measure[-1].lower_ in _LOWER_BETTER | _HIGHER_BETTER | {"performance"}):
-            return named(measure)
-    # ``speeds up decoding by 1.8x``: a speed-up
-    if _sped_up(doc, sent, value):
-        return None, "speedup", "up"
-    # ``reduces question count by 20%``, ``improves accuracy by 5%``
-    measured = _measured_before(doc, sent, ents, value)
-    if measured is not None:
-        return named(measured)
-    # ``AP of 50.9``, ``BLEU 31.5``, ``accuracy: 91%``
-    for metric in sorted(metrics, key=lambda m: -m.end):
-        gap = doc[metric.end:value.start]
-        if 0 <= value.start - metric.end <= 4 and all(t.lower_ in _METRIC_GLUE or t.text in ":=(" for t in gap):
-            return metric, _name(metric), change
-    # ``improves AP on LVIS rare classes ... from 31.2% to 44.6%``: the object of the change verb
-    for i in range(value.start - 1, stretch.left - 1, -1):
-        if doc[i].pos_ == "VERB" and (doc[i].lower_ in _UP or doc[i].lower_ in _DOWN or doc[i].lower_.startswith("extend")):
-            hit = next((m for m in metrics if 0 < m.start - i <= 3), None)
-            if hit is not None:
-                return hit, _name(hit), change
-            j = i + 1
-            while j < value.start and doc[j].pos_ == "DET":
-                j += 1
-            measure = _noun_phrase_from(doc, sent, j)  # ``extends the context length from 4K to 32K``
-            if measure is not None and measure[-1].lower_ in _MEASURES:
-                return named(measure)
-            break
-    # ``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``
-    i = value.start - 1
-    while i > sent.start and doc[i].lower_ in _APPROX_WORDS:
-        i -= 1
-    if i > sent.start and doc[i].lower_ == "of":
-        found = named(_noun_phrase_ending(doc, sent, i))
-        if found is not None and not _generic_head(found[1]):
+
+def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
+    """(Metric entity or None, metric name or None, ``up``/``down`` if the value is a stated change):
+    the first of :data:`_METRIC_RULES` that finds one."""
+    metrics = [e for e in ents if e.label_ == "Metric"]
+    context = _Context(doc, sent, ents, metrics, stretch, _change(doc, sent, stretch.value, stretch.left))
+    for rule in _METRIC_RULES:
+        found = rule(context)
+        if found is not None:
             return found
-    # ``by 2.4% in terms of F1-score``
-    for i in range(value.end, stretch.reach - 2):
-        if doc[i].lower_ == "terms" and doc[i - 1].lower_ == "in" and doc[i + 1].lower_ == "of":
-            hit = next((m for m in metrics if m.start == i + 2), None)
-            if hit is not None:
-                return hit, _name(hit), change
-    # ``large performance gains, namely 5% -> 45.3%``: the noun phrase the values illustrate
-    i = value.start - 1
-    while i > stretch.left and (doc[i].lower_ in ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "as", "including")
-                                or doc[i].text in ",:("):
-        i -= 1
-    if i < value.start - 1 and any(t.lower_ in ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
-                                   for t in doc[i + 1:value.start]):
-        inside = next((e for e in ents if e.start <= i < e.end), None)
-        if inside is not None and inside.start > sent.start and doc[inside.start - 1].lower_ in _PREPOSITIONS:
-            i = inside.start - 2  # ``gains with Best-of-N, namely``: the phrase before ``with``
-        phrase = _noun_phrase_ending(doc, sent, i + 1)
-        if phrase is not None:
-            core = [t for t in phrase if not _CHANGE_NOUNS.match(t.text)]
-            if core and core[-1].pos_ in ("NOUN", "PROPN") and not _generic_head(core[-1].text):
-                return named(doc[core[0].i:core[-1].i + 1])
-    # ``outperforms X by 5%``: an improvement over X
-    i = value.start - 1
-    while i > stretch.left and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}:
-        i -= 1
-    if doc[value.start - 1].lower_ in ("by", "of") or any(t.lower_ == "by" for t in doc[i:value.start]):
-        if any(t.lower_ in _OUTPERFORM for t in doc[stretch.left:i + 1]):
-            return None, "improvement", "up"
-    # ``performance (1% - 2% improvements)``: the noun before the parenthesis
-    if value.start - 1 > sent.start and doc[value.start - 1].text == "(":
-        words = _noun_phrase_ending(doc, sent, value.start - 1)
-        if words is not None and not (words.start > sent.start and (
-                doc[words.start - 1].lower_ in _PREPOSITIONS or doc[words.start - 1].pos_ == "NUM")):
-            return named(words)
-    return None, None, change
+    return None, None, context.change
 
 
 #: Verbs that state a change by the value that follows them (``saving 40%``, ``sacrificing 1%``).
@@ -576,6 +537,166 @@ _APPROX_WORDS = frozenset("up to over about around nearly almost approximately r
 _GENERIC_HEADS = frozenset("result results method methods baseline baselines approach approaches model models "
                            "art work works competitor competitors technique techniques counterpart "
                            "counterparts state sota algorithm algorithms".split())
+#: Head nouns of a measure a value can be a share of (``4.55% of its inference cost``).
+_SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
+#: Words that introduce examples of a noun phrase (``gains, namely 5% -> 45.3%``).
+_NAMELY = ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
+#: Words between a margin and its ``by`` (``by a margin of about 5%``).
+_BY_MARGIN = _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}
+
+
+def _metric_right_after(c: _Context) -> tuple | None:
+    """``50.9 AP``, ``3.4% gain in AP``, ``91% pass@1 accuracy``: a Metric entity just after the value."""
+    value = c.stretch.value
+    for metric in c.metrics:
+        if 0 <= metric.start - value.end <= 4 and _gap_ok(c.doc[value.end:metric.start]):
+            return c.bound(metric)
+    return None
+
+
+def _comparative(c: _Context) -> tuple | None:
+    """``2.45x faster inference time``, ``5.9x fewer parameters``: the nouns after a comparative;
+    ``3x faster`` alone is a speed-up."""
+    doc, after = c.doc, c.stretch.value.end
+    if after >= c.sent.end or doc[after].lower_ not in _COMPARATIVES:
+        return None
+    faster = doc[after].lower_ in ("faster", "quicker")
+    phrase = _noun_phrase_from(doc, c.sent, after + 1)
+    if phrase is not None and (not faster or c.named(phrase)[0] is not None):
+        return c.named(phrase)
+    return (None, "speedup", "up") if faster else None
+
+
+def _nouns_right_after(c: _Context) -> tuple | None:
+    """``by 10.86% accuracy points``: a noun right after the value says what it measures."""
+    phrase = _noun_after(c.doc, c.sent, c.stretch.value)
+    return (None, phrase, c.change) if phrase else None
+
+
+def _share_of(c: _Context) -> tuple | None:
+    """``at 4.55% of its inference cost``: a share of a measure."""
+    doc, sent, value = c.doc, c.sent, c.stretch.value
+    if value.end + 1 >= sent.end or doc[value.end].lower_ != "of":
+        return None
+    i = value.end + 1
+    while i < sent.end and doc[i].pos_ in ("DET", "PRON"):
+        i += 1
+    measure = _noun_phrase_from(doc, sent, i)
+    if measure is not None and (c.named(measure)[0] is not None or measure[-1].lower_ in _SHARED_MEASURES):
+        return c.named(measure)
+    return None
+
+
+def _speed_up(c: _Context) -> tuple | None:
+    """``speeds up decoding by 1.8x``: a speed-up."""
+    return (None, "speedup", "up") if _sped_up(c.doc, c.sent, c.stretch.value) else None
+
+
+def _changed_before(c: _Context) -> tuple | None:
+    """``reduces question count by 20%``, ``improves accuracy by 5%``: what the value changes."""
+    return c.named(_measured_before(c.doc, c.sent, c.ents, c.stretch.value))
+
+
+def _metric_right_before(c: _Context) -> tuple | None:
+    """``AP of 50.9``, ``BLEU 31.5``, ``accuracy: 91%``: a Metric entity just before the value."""
+    value = c.stretch.value
+    for metric in sorted(c.metrics, key=lambda m: -m.end):
+        gap = c.doc[metric.end:value.start]
+        if 0 <= value.start - metric.end <= 4 and all(t.lower_ in _METRIC_GLUE or t.text in ":=(" for t in gap):
+            return c.bound(metric)
+    return None
+
+
+def _object_of_change(c: _Context) -> tuple | None:
+    """``improves AP on LVIS rare classes ... from 31.2% to 44.6%``, ``extends the context length
+    from 4K to 32K``: the object of the nearest change verb before the value."""
+    doc, value = c.doc, c.stretch.value
+    verb = next((i for i in range(value.start - 1, c.stretch.left - 1, -1) if doc[i].pos_ == "VERB" and (
+        doc[i].lower_ in _UP or doc[i].lower_ in _DOWN or doc[i].lower_.startswith("extend"))), None)
+    if verb is None:
+        return None
+    hit = next((m for m in c.metrics if 0 < m.start - verb <= 3), None)
+    if hit is not None:
+        return c.bound(hit)
+    j = verb + 1
+    while j < value.start and doc[j].pos_ == "DET":
+        j += 1
+    measure = _noun_phrase_from(doc, c.sent, j)
+    return c.named(measure) if measure is not None and measure[-1].lower_ in _MEASURES else None
+
+
+def _of_before(c: _Context) -> tuple | None:
+    """``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``."""
+    doc, sent = c.doc, c.sent
+    i = c.stretch.value.start - 1
+    while i > sent.start and doc[i].lower_ in _APPROX_WORDS:
+        i -= 1
+    if i <= sent.start or doc[i].lower_ != "of":
+        return None
+    found = c.named(_noun_phrase_ending(doc, sent, i))
+    return found if found is not None and not _generic_head(found[1]) else None
+
+
+def _in_terms_of(c: _Context) -> tuple | None:
+    """``by 2.4% in terms of F1-score``."""
+    doc = c.doc
+    for i in range(c.stretch.value.end, c.stretch.reach - 2):
+        if doc[i].lower_ == "terms" and doc[i - 1].lower_ == "in" and doc[i + 1].lower_ == "of":
+            hit = next((m for m in c.metrics if m.start == i + 2), None)
+            if hit is not None:
+                return c.bound(hit)
+    return None
+
+
+def _illustrated(c: _Context) -> tuple | None:
+    """``large performance gains, namely 5% -> 45.3%``: the noun phrase the values illustrate
+    (``gains with Best-of-N, namely``: the phrase before ``with``)."""
+    doc, sent, value = c.doc, c.sent, c.stretch.value
+    i = value.start - 1
+    while i > c.stretch.left and (doc[i].lower_ in _NAMELY or doc[i].lower_ == "as" or doc[i].text in ",:("):
+        i -= 1
+    if i >= value.start - 1 or not any(t.lower_ in _NAMELY for t in doc[i + 1:value.start]):
+        return None
+    inside = next((e for e in c.ents if e.start <= i < e.end), None)
+    if inside is not None and inside.start > sent.start and doc[inside.start - 1].lower_ in _PREPOSITIONS:
+        i = inside.start - 2
+    phrase = _noun_phrase_ending(doc, sent, i + 1)
+    if phrase is None:
+        return None
+    core = [t for t in phrase if not _CHANGE_NOUNS.match(t.text)]
+    if core and core[-1].pos_ in ("NOUN", "PROPN") and not _generic_head(core[-1].text):
+        return c.named(doc[core[0].i:core[-1].i + 1])
+    return None
+
+
+def _outperforms_by(c: _Context) -> tuple | None:
+    """``outperforms X by 5%``: an improvement over X."""
+    doc, value, left = c.doc, c.stretch.value, c.stretch.left
+    i = value.start - 1
+    while i > left and doc[i].lower_ in _BY_MARGIN:
+        i -= 1
+    by = doc[value.start - 1].lower_ in ("by", "of") or any(t.lower_ == "by" for t in doc[i:value.start])
+    if by and any(t.lower_ in _OUTPERFORM for t in doc[left:i + 1]):
+        return None, "improvement", "up"
+    return None
+
+
+def _before_parenthesis(c: _Context) -> tuple | None:
+    """``performance (1% - 2% improvements)``: the noun before the parenthesis."""
+    doc, sent, value = c.doc, c.sent, c.stretch.value
+    if value.start - 1 <= sent.start or doc[value.start - 1].text != "(":
+        return None
+    words = _noun_phrase_ending(doc, sent, value.start - 1)
+    if words is None or (words.start > sent.start and (
+            doc[words.start - 1].lower_ in _PREPOSITIONS or doc[words.start - 1].pos_ == "NUM")):
+        return None
+    return c.named(words)
+
+
+#: How a value's metric is found, in order of trust; each rule returns ``(entity, name, change)`` or None.
+_METRIC_RULES = (_metric_right_after, _comparative, _nouns_right_after, _share_of, _speed_up, _changed_before,
+                 _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _outperforms_by,
+                 _before_parenthesis)
 
 
 def _generic_head(phrase: str) -> bool:
@@ -624,20 +745,7 @@ def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
     """``77.3% training time``, ``1.7x inference throughput speedup``, ``43% relative improvement``,
     ``3.4% gain in AP``: the nouns right after the value; a lone change noun (``increase``) names
     no metric."""
-    words = []
-    for token in doc[value.end:min(sent.end, value.end + 6)]:
-        if token.lower_ in _PREPOSITIONS or token.lower_ in ("than", "and", "or", "vs", "vs.", "versus"):
-            break
-        if token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-" or (words and token.tag_ == "VBG") or (
-                not words and token.tag_ == "VBN" and token.lower_ in _UP | _DOWN):
-            words.append(token)
-            continue
-        break
-    while words and (words[-1].pos_ == "ADJ" or words[-1].text == "-"):
-        words.pop()
-    while words and (words[0].tag_ in ("VBN", "JJR") and len(words) > 1 or words[0].lower_ in ("%", "points", "point")
-                     or not any(c.isalpha() for c in words[0].text)):
-        words.pop(0)  # ``25x reduced overhead``, ``5% higher accuracy``: the overhead, the accuracy
+    words = _measure_words(doc[value.end:min(sent.end, value.end + 6)])
     if not words:
         return None
     text = " ".join(t.text for t in words).replace(" - ", "-")
@@ -648,11 +756,38 @@ def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
     if not core:
         return _singular(text)  # ``a 10% improvement``: an improvement, of what the text does not say
     if len(core) < len(words) and core[-1].pos_ in ("NOUN", "PROPN"):
-        return " ".join(t.text for t in core if t.lower_ not in ("relative", "absolute", "average", "overall")) \
-            or text
-    if all(t.pos_ == "ADJ" or t.lower_ in ("relative", "absolute", "average", "overall") for t in core):
-        return text  # ``43% relative improvement``
-    return text
+        return " ".join(t.text for t in core if t.lower_ not in _QUALIFIERS) or text
+    return text  # ``43% relative improvement``
+
+
+#: Words after a value that end the phrase it measures (``5% on X``, ``5% than X``, ``5% and 7%``).
+_PHRASE_ENDS = _PREPOSITIONS | {"than", "and", "or", "vs", "vs.", "versus"}
+#: Words that qualify a change, not the measure (``43% relative improvement``).
+_QUALIFIERS = ("relative", "absolute", "average", "overall")
+
+
+def _measure_words(following: Span) -> list[Token]:
+    """The nouns at the start of ``following`` (adjectives and participles inside), without the
+    adjectives at the end and the units, participles and comparatives at the start
+    (``25x reduced overhead``, ``5% higher accuracy``: the overhead, the accuracy)."""
+    words = []
+    for token in following:
+        if token.lower_ in _PHRASE_ENDS or not _in_measure(token, words):
+            break
+        words.append(token)
+    while words and (words[-1].pos_ == "ADJ" or words[-1].text == "-"):
+        words.pop()
+    while words and (words[0].tag_ in ("VBN", "JJR") and len(words) > 1 or words[0].lower_ in ("%", "points", "point")
+                     or not any(c.isalpha() for c in words[0].text)):
+        words.pop(0)
+    return words
+
+
+def _in_measure(token: Token, words: list[Token]) -> bool:
+    """Whether the token continues the nouns after a value: a noun, adjective or hyphen, a gerund
+    after them (``inference time``, ``training``), a change participle first (``reduced``)."""
+    return token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-" or (bool(words) and token.tag_ == "VBG") or (
+        not words and token.tag_ == "VBN" and token.lower_ in _UP | _DOWN)
 
 
 def _singular(text: str) -> str:
@@ -683,30 +818,49 @@ def _measured_before(doc: Doc, sent: Span, ents: list[Span], value: Span) -> Spa
     noun phrase before *by* (the first of ``A of B``); none when it is what is compared
     (``outperforms the state-of-the-art methods by 5%``)."""
     i = value.start - 1
-    while i > sent.start and doc[i].lower_ in _APPROX_WORDS | {"by", "of", "a", "an", "the", "factor", "on",
-                                                               "average", "than", "more", "to", "up"}:
+    while i > sent.start and doc[i].lower_ in _BY_WORDS:
         if doc[i].lower_ == "by" and doc[i - 1].lower_ not in ("factor", "a"):
-            phrase = _noun_phrase_ending(doc, sent, i)
-            if phrase is None:
-                return None
-            first = phrase.start
-            while first > sent.start and doc[first - 1].pos_ == "DET":
-                first -= 1
-            if first > sent.start + 1 and doc[first - 1].lower_ == "of":
-                head = _noun_phrase_ending(doc, sent, first - 1)  # ``the WER of the model``
-                if head is not None and head.text.lower() in _COUNT_NOUNS:
-                    phrase, first = doc[head.start:phrase.end], head.start  # ``the number of steps``
-                elif head is not None:
-                    phrase, first = head, head.start
-                    while first > sent.start and doc[first - 1].pos_ == "DET":
-                        first -= 1
-            before = doc[first - 1].lower_ if first > sent.start else ""
-            if before in _OUTPERFORM or before in _BASELINE_BEFORE or _generic_head(phrase.text) or any(
-                    e.label_ in _ACTORS and e.start < phrase.end <= e.end for e in ents):
-                return None  # ``outperforms X by``, ``improves Deformable DETR by``: X is compared
-            return phrase
+            return _measured_by(doc, sent, ents, i)
         i -= 1
     return None
+
+
+#: Words between a value and the *by* before it (``by a factor of up to``).
+_BY_WORDS = _APPROX_WORDS | {"by", "of", "a", "an", "the", "factor", "on", "average", "than", "more", "to", "up"}
+
+
+def _measured_by(doc: Doc, sent: Span, ents: list[Span], by: int) -> Span | None:
+    """The noun phrase before the *by* at token ``by``, none when it is what is compared
+    (``outperforms X by``, ``improves Deformable DETR by``)."""
+    phrase = _noun_phrase_ending(doc, sent, by)
+    if phrase is None:
+        return None
+    phrase, first = _first_of(doc, sent, phrase)
+    before = doc[first - 1].lower_ if first > sent.start else ""
+    if before in _OUTPERFORM or before in _BASELINE_BEFORE or _generic_head(phrase.text) or any(
+            e.label_ in _ACTORS and e.start < phrase.end <= e.end for e in ents):
+        return None
+    return phrase
+
+
+def _first_of(doc: Doc, sent: Span, phrase: Span) -> tuple[Span, int]:
+    """The phrase, or in ``A of phrase`` the A (``the WER of the model``; ``the number of steps``
+    whole), with the token its determiners start at."""
+    first = _determiners_before(doc, sent, phrase.start)
+    if first > sent.start + 1 and doc[first - 1].lower_ == "of":
+        head = _noun_phrase_ending(doc, sent, first - 1)
+        if head is not None and head.text.lower() in _COUNT_NOUNS:
+            return doc[head.start:phrase.end], head.start
+        if head is not None:
+            return head, _determiners_before(doc, sent, head.start)
+    return phrase, first
+
+
+def _determiners_before(doc: Doc, sent: Span, start: int) -> int:
+    """Where the phrase at token ``start`` begins with its determiners (``the``, ``a``)."""
+    while start > sent.start and doc[start - 1].pos_ == "DET":
+        start -= 1
+    return start
 
 
 def _change(doc: Doc, sent: Span, value: Span, left: int) -> str | None:

@@ -344,3 +344,15 @@ def test_a_pair_of_names_keeps_its_likeliest_predicate_only():
     assert sorted(kept) == [("quibblex", "uses", "zorbnet"), ("zorbnet", "evaluated_on", "plonk-bench"),
                             ("zorbnet", "extends", "quibblex")]
     assert kept[("zorbnet", "extends", "quibblex")] == (0.9, ("second sentence",))
+
+
+def test_a_list_of_names_takes_the_first_named_of_two_equally_common_types(nlp):
+    from kg.extract.entities import PRIORITY_NAME, Candidate
+
+    doc = nlp.make_doc("We test Quibblex, Zorbnet and Plonkit on three tasks.")
+    recognizer = nlp.get_pipe("kg_entities")
+    for first, second in (("Task", "Method"), ("Method", "Task")):
+        group = [Candidate(2, 3, first, PRIORITY_NAME), Candidate(4, 5, second, PRIORITY_NAME),
+                 Candidate(6, 7, None, PRIORITY_NAME)]
+        recognizer._type_list(doc, group, known_before=set())
+        assert group[2].label == first  # the same whatever the order of a set in this process
