@@ -128,49 +128,77 @@ class ClusterGraph:
     def assemble(self, papers_path: str | Path | None = None) -> None:
         """Stages 1-6: the graph assembled in ranges on the workers; ``papers.jsonl`` written
         to ``papers_path`` (when given) as the partitions resolve."""
-        plan = self.plan
         self._clock = time.perf_counter()
         parts = self._send_partitions()
         self._lap("send partitions")
+        bounds, keys, shard_counts = self._count_keys(parts)
+        groups = self._name_groups(shard_counts)
+        del shard_counts
+        tables, entities = self._give_ids(groups, bounds)
+        del groups
+        resolved = self._resolve_partitions(parts, keys, tables, bounds, papers_path is not None)
+        del parts, keys, tables
+        self._collect_resolved(resolved, papers_path)
+        self._ranges = [self._submit(_assemble, entities[r], *[p[2 + r] for p in resolved])
+                        for r in range(len(bounds) + 1)]
+        del resolved, entities
+        self._survey_ranges(bounds)
+
+    def _count_keys(self, parts: list) -> tuple[list[str], list[list], list]:
+        """Stage 2: the range cuts, each partition's futures of its keys by shard, and each
+        shard's counts added up."""
+        plan = self.plan
         counted = [self._submit(_count, part, plan.shards) for part in parts]
         pieces = [self._split(f, 2 * plan.shards + 1) for f in counted]
         del counted
         samples = self.client.gather([p[-1] for p in pieces])
         self._lap("count")
         bounds = _cuts(samples, plan.ranges)
-        ranges = len(bounds) + 1  # fewer than planned when there are few distinct ids
         keys = [p[plan.shards : 2 * plan.shards] for p in pieces]
         shard_counts = [self._tree(_add_counts, [p[s] for p in pieces]) for s in range(plan.shards)]
-        del pieces
+        return bounds, keys, shard_counts
 
+    def _name_groups(self, shard_counts: list) -> list:
+        """Stages 3-4 up to the ids: the shards' keys joined into groups, each group described
+        on the shard of its root."""
+        shards = self.plan.shards
         joins = self.client.gather([self._submit(_joins, c) for c in shard_counts])
-        roots = _roots(joins, plan.shards)
+        roots = _roots(joins, shards)
         self._lap("add up and join keys")
-        moved = [self._split(self._submit(_by_root, c, roots[s], plan.shards), plan.shards)
+        moved = [self._split(self._submit(_by_root, c, roots[s], shards), shards)
                  for s, c in enumerate(shard_counts)]
         del shard_counts, roots
-        groups = [self._submit(_describe, *[m[g] for m in moved]) for g in range(plan.shards)]
-        del moved
+        return [self._submit(_describe, *[m[g] for m in moved]) for g in range(shards)]
 
+    def _give_ids(self, groups: list, bounds: list[str]) -> tuple[list, list]:
+        """Stage 4's ids: each shard's table of keys to entities, and each range's entities."""
+        shards, ranges = self.plan.shards, len(bounds) + 1  # fewer ranges than planned when there are few distinct ids
         claims = self.client.gather([self._submit(_claims, g) for g in groups])
-        changed, shadowed = _assign_ids(claims, plan.shards)
+        changed, shadowed = _assign_ids(claims, shards)
         del claims
         winners = self._winners(groups, shadowed, changed)
         self._lap("name groups and give ids")
-        final = [self._split(self._submit(_finalize, g, changed[i], winners[i], plan.shards, bounds),
-                             plan.shards + ranges) for i, g in enumerate(groups)]
+        final = [self._split(self._submit(_finalize, g, changed[i], winners[i], shards, bounds), shards + ranges)
+                 for i, g in enumerate(groups)]
         del groups
-        tables = [self._tree(_union, [f[s] for f in final]) for s in range(plan.shards)]
-        entities = [self._tree(_union, [f[plan.shards + r] for f in final]) for r in range(ranges)]
-        del final
+        tables = [self._tree(_union, [f[s] for f in final]) for s in range(shards)]
+        entities = [self._tree(_union, [f[shards + r] for f in final]) for r in range(ranges)]
+        return tables, entities
 
+    def _resolve_partitions(self, parts: list, keys: list[list], tables: list, bounds: list[str],
+                            write_papers: bool) -> list[list]:
+        """Stage 5 sent: each partition's keys looked up and its papers resolved, split into
+        its ``papers.jsonl`` text, its counts and its elements of each range."""
         resolved = []
         for p, part in enumerate(parts):
-            found = [self._submit(_lookup, keys[p][s], tables[s]) for s in range(plan.shards)]
-            first = p * plan.partition_papers
+            found = [self._submit(_lookup, keys[p][s], tables[s]) for s in range(self.plan.shards)]
+            first = p * self.plan.partition_papers
             resolved.append(self._split(
-                self._submit(_resolve, part, first, bounds, papers_path is not None, *found), ranges + 2))
-        del parts, keys, tables
+                self._submit(_resolve, part, first, bounds, write_papers, *found), len(bounds) + 3))
+        return resolved
+
+    def _collect_resolved(self, resolved: list[list], papers_path: str | Path | None) -> None:
+        """Stage 5 gathered: ``papers.jsonl`` written (when asked for) and the counts added up."""
         if papers_path is not None:
             from kg.export.files import atomic_open
 
@@ -181,9 +209,10 @@ class ClusterGraph:
             self.counts.update(counts)
         self._lap("resolve papers")
 
-        self._ranges = [self._submit(_assemble, entities[r], *[p[2 + r] for p in resolved])
-                        for r in range(ranges)]
-        del resolved, entities
+    def _survey_ranges(self, bounds: list[str]) -> None:
+        """Stage 6's survey of the assembled ranges: their counts and GraphML kinds, the Turtle
+        cuts checked, and each range's entities by type and top ten."""
+        ranges = len(bounds) + 1
         surveys = [self._split(self._submit(_survey, rng, bounds), 5 + ranges) for rng in self._ranges]
         self._surveys = self.client.gather([s[:5] for s in surveys])
         _check_turtle_cuts(self._surveys)

@@ -100,6 +100,11 @@ def _singular(word: str) -> str:
         return stem + dash + _singular(last) if len(last) >= 4 else word  # mini-batches
     if any(c.isupper() for c in word[1:]):
         return word  # a name written in mixed case: nuScenes
+    return _spelled_singular(word, lower)
+
+
+def _spelled_singular(word: str, lower: str) -> str:
+    """A plural word in lower or title case: the field's own singular, else the English spelling rules."""
     known = _field_plurals().get(lower)
     if known is not None:
         return word[: len(known)] if lower.startswith(known) else (known.capitalize() if word[0].isupper() else known)

@@ -125,37 +125,51 @@ def bursts(
     if len(per_year) < 2:
         return []
     total = sum(per_year.values())
+    years = sorted(per_year)
     found = []
     for entity, counts in sorted(entity_years(graph).items()):
         data = graph.nodes[entity]
         if data.get("label") not in labels:
             continue
-        mentioned = sum(counts.values())
-        pooled = mentioned / total
-        if mentioned < min_papers or pooled >= 1.0:
-            continue
-        scores = {}
-        for year, papers in per_year.items():
-            x = counts.get(year, 0)
-            rest = total - papers
-            if rest == 0 or x < min_papers:
-                continue
-            spread = math.sqrt(pooled * (1 - pooled) * (1 / papers + 1 / rest))
-            z = (x / papers - (mentioned - x) / rest) / spread
-            if z >= threshold:
-                scores[year] = z
-        years = sorted(per_year)
-        run: list[int] = []
-        for year in years + [None]:
-            if year is not None and year in scores and (not run or years.index(year) == years.index(run[-1]) + 1):
-                run.append(year)
-                continue
-            if run:
-                found.append(Burst(entity, str(data.get("name") or entity), data["label"], run[0], run[-1],
-                                   max(scores[y] for y in run), sum(counts.get(y, 0) for y in run)))
-            run = [year] if year is not None and year in scores else []
+        scores = _burst_scores(counts, per_year, total, threshold=threshold, min_papers=min_papers)
+        for run in _runs(years, scores):
+            found.append(Burst(entity, str(data.get("name") or entity), data["label"], run[0], run[-1],
+                               max(scores[y] for y in run), sum(counts.get(y, 0) for y in run)))
     found.sort(key=lambda b: (-b.z, b.name, b.start))
     return found
+
+
+def _burst_scores(counts: dict, per_year: dict, total: int, *, threshold: float, min_papers: int) -> dict:
+    """``{year: z}`` of the years an entity with ``counts`` per year bursts in (see the module doc)."""
+    mentioned = sum(counts.values())
+    pooled = mentioned / total
+    if mentioned < min_papers or pooled >= 1.0:
+        return {}
+    scores = {}
+    for year, papers in per_year.items():
+        x = counts.get(year, 0)
+        rest = total - papers
+        if rest == 0 or x < min_papers:
+            continue
+        spread = math.sqrt(pooled * (1 - pooled) * (1 / papers + 1 / rest))
+        z = (x / papers - (mentioned - x) / rest) / spread
+        if z >= threshold:
+            scores[year] = z
+    return scores
+
+
+def _runs(years: list, scores: dict) -> list[list]:
+    """The scored years grouped into runs of consecutive ``years`` (one burst period each)."""
+    runs = []
+    run: list = []
+    for year in years + [None]:
+        if year is not None and year in scores and (not run or years.index(year) == years.index(run[-1]) + 1):
+            run.append(year)
+            continue
+        if run:
+            runs.append(run)
+        run = [year] if year is not None and year in scores else []
+    return runs
 
 
 def two_proportion_z(x_in: int, n_in: int, x_out: int, n_out: int) -> float:

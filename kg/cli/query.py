@@ -49,12 +49,31 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
     """
     from rich.markup import escape
 
-    from kg.query.cypher import CypherError, _cell, format_json, format_table, query_parameters, run_cypher
-    from kg.query.examples_cypher import EXAMPLE_QUERIES, example_query
+    from kg.query.cypher import CypherError, run_cypher
+    from kg.query.examples_cypher import EXAMPLE_QUERIES
 
     if list_examples:
         _list_examples(EXAMPLE_QUERIES)
         return
+    cypher, values = _chosen_query(cypher, example)
+    if build_dir is None:
+        raise click.UsageError("missing BUILD_DIR (a build directory, as `kg build -o BUILD_DIR` writes)")
+    require_complete_build(build_dir)
+    values.update(_parse_params(params))
+    _require_params(cypher, values)
+    try:
+        with stop_on_sigterm():
+            columns, rows = run_cypher(build_dir, cypher, values, timeout_ms=timeout * 1000)
+    except (CypherError, FileNotFoundError) as error:
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
+        raise SystemExit(EXIT_FAILED) from None
+    _echo_rows(columns, rows, fmt, quiet)
+
+
+def _chosen_query(cypher: str | None, example: str | None) -> tuple[str, dict]:
+    """The query to run and its preset parameters: the named example's, else CYPHER with none."""
+    from kg.query.examples_cypher import example_query
+
     values = {}
     if example:
         try:
@@ -65,9 +84,12 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
         cypher, values = chosen.cypher, dict(chosen.params)
     if not cypher:
         raise click.UsageError("give a Cypher query or --example NAME (--list-examples lists them)")
-    if build_dir is None:
-        raise click.UsageError("missing BUILD_DIR (a build directory, as `kg build -o BUILD_DIR` writes)")
-    require_complete_build(build_dir)
+    return cypher, values
+
+
+def _parse_params(params) -> dict:
+    """``--param NAME=VALUE`` options as ``{NAME: VALUE}``; VALUE is JSON when it parses, else the string."""
+    values = {}
     for item in params:
         name, equals, raw = item.partition("=")
         if not equals or not name:
@@ -76,18 +98,25 @@ def query_cypher(build_dir, cypher, example, list_examples, params, fmt, timeout
             values[name] = json.loads(raw)
         except json.JSONDecodeError:
             values[name] = raw
+    return values
+
+
+def _require_params(cypher: str, values: dict) -> None:
+    """Stop with a usage error naming each ``$NAME`` the query uses but no parameter gives."""
+    from kg.query.cypher import query_parameters
+
     missing = [name for name in query_parameters(cypher) if name not in values]
     if missing:
         raise click.UsageError(
             "the query needs " + ", ".join(f"${name}" for name in missing) + ": give "
             + ("it" if len(missing) == 1 else "each") + " with " + " ".join(f"--param {name}=VALUE" for name in missing)
         )
-    try:
-        with stop_on_sigterm():
-            columns, rows = run_cypher(build_dir, cypher, values, timeout_ms=timeout * 1000)
-    except (CypherError, FileNotFoundError) as error:
-        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
-        raise SystemExit(EXIT_FAILED) from None
+
+
+def _echo_rows(columns, rows, fmt: str, quiet: bool) -> None:
+    """Print the rows as JSON, as tab-separated lines in a pipe, or as a table (without its count when quiet)."""
+    from kg.query.cypher import _cell, format_json, format_table
+
     if fmt == "json":
         click.echo(format_json(columns, rows))
     elif not stdout_is_terminal():

@@ -25,7 +25,7 @@ Examples
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 import networkx as nx
 
@@ -47,37 +47,59 @@ def _catalogue_keys() -> dict[str, set[str]]:
     return keys
 
 
-def graph_checks(graph: nx.MultiDiGraph, top: int = 10) -> dict:
-    """The report described in the module docstring, as plain data."""
+def _top(entities: list[tuple], kind: str, top: int) -> list[dict]:
+    """The ``top`` entities of type ``kind`` in most papers (then by name), generic classes left out."""
+    ranked = sorted((d for _, d in entities if d["label"] == kind and not d.get("generic")),
+                    key=lambda d: (-int(d.get("paper_count") or 0), str(d.get("name"))))
+    return [{"name": d["name"], "papers": int(d.get("paper_count") or 0),
+             "catalogue_id": d.get("catalogue_id")} for d in ranked[:top]]
+
+
+def _aliases_of_other_entries(node: str, data: dict, catalogue: dict[str, set[str]]) -> Iterator[dict]:
+    """The entity's aliases naming a catalogue entry its name does not, acronyms of its name aside."""
+    own = data.get("catalogue_id")
+    name = data["name"]
+    for alias in data.get("aliases") or ():
+        others = catalogue.get(name_key(alias), set()) - {own}
+        if abbreviates(alias, name_key(name)) or abbreviates(name, name_key(alias)):
+            continue  # an acronym and its long form
+        if others and not catalogue.get(name_key(data["name"]), set()) & others:
+            yield {"id": node, "name": data["name"], "alias": alias, "entry": sorted(others)[0]}
+
+
+def _type_differs(node: str, data: dict) -> dict | None:
+    """The entity, when its catalogue entry has another type."""
     from kg.extract.lexicons import catalogue_entry
 
+    own = data.get("catalogue_id")
+    entry = catalogue_entry(own) if own else None
+    if entry and entry["label"] != data["label"]:
+        return {"id": node, "name": data["name"], "type": data["label"], "entry": own}
+    return None
+
+
+def _id_from_name(node: str, data: dict) -> bool:
+    """Whether the entity's id is made from its name."""
+    key = name_key(data["name"])
+    return node == entity_id(key) or node.removeprefix("entity:") == key
+
+
+def graph_checks(graph: nx.MultiDiGraph, top: int = 10) -> dict:
+    """The report described in the module docstring, as plain data."""
     catalogue = _catalogue_keys()
     entities = [(n, d) for n, d in graph.nodes(data=True) if d.get("label") in ENTITY_TYPES]
     report: dict = {"entities": len(entities), "top": {}, "alias_of_other_entry": [],
                     "generic_with_catalogue_id": [], "type_differs_from_catalogue": [], "id_not_from_name": []}
     for kind in ENTITY_TYPES:
-        ranked = sorted((d for _, d in entities if d["label"] == kind and not d.get("generic")),
-                        key=lambda d: (-int(d.get("paper_count") or 0), str(d.get("name"))))
-        report["top"][kind] = [{"name": d["name"], "papers": int(d.get("paper_count") or 0),
-                                "catalogue_id": d.get("catalogue_id")} for d in ranked[:top]]
+        report["top"][kind] = _top(entities, kind, top)
     for node, data in entities:
         own = data.get("catalogue_id")
-        own_keys = {name_key(data["name"])}
-        name = data["name"]
-        for alias in data.get("aliases") or ():
-            others = catalogue.get(name_key(alias), set()) - {own}
-            if abbreviates(alias, name_key(name)) or abbreviates(name, name_key(alias)):
-                continue  # an acronym and its long form
-            if others and not catalogue.get(name_key(data["name"]), set()) & others:
-                report["alias_of_other_entry"].append(
-                    {"id": node, "name": data["name"], "alias": alias, "entry": sorted(others)[0]})
+        report["alias_of_other_entry"].extend(_aliases_of_other_entries(node, data, catalogue))
         if own and data.get("generic"):
             report["generic_with_catalogue_id"].append({"id": node, "name": data["name"], "entry": own})
-        entry = catalogue_entry(own) if own else None
-        if entry and entry["label"] != data["label"]:
-            report["type_differs_from_catalogue"].append(
-                {"id": node, "name": data["name"], "type": data["label"], "entry": own})
-        if node != entity_id(name_key(data["name"])) and not own_keys & {node.removeprefix("entity:")}:
+        if (differs := _type_differs(node, data)) is not None:
+            report["type_differs_from_catalogue"].append(differs)
+        if not _id_from_name(node, data):
             report["id_not_from_name"].append({"id": node, "name": data["name"]})
     return report
 

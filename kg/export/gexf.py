@@ -41,6 +41,56 @@ def _clean(text) -> str:
     return " ".join(str(text).split())
 
 
+def _viz(node, data: dict, positions: dict | None, colours: dict | None) -> dict:
+    """Gephi's ``viz`` of a node: its position scaled by 1000, the colour of its type."""
+    viz = {}
+    if positions and node in positions:
+        x, y = positions[node]
+        viz["position"] = {"x": float(x) * 1000, "y": float(y) * 1000, "z": 0.0}
+    colour = (colours or {}).get(data.get("label"))
+    if colour:
+        viz["color"] = {"r": int(colour[1:3], 16), "g": int(colour[3:5], 16), "b": int(colour[5:7], 16), "a": 1.0}
+    return viz
+
+
+def _node_attributes(node, data: dict, positions: dict | None, colours: dict | None) -> dict:
+    """A node's GEXF attributes: ``label`` as ``type``, the clean name as ``label``, and ``viz``."""
+    attrs = {}
+    for key, value in data.items():
+        if value is None or key in ("viz",):
+            continue
+        attrs["type" if key == "label" else key] = _scalar(value)
+    attrs["label"] = xml_text(_clean(data.get("name") or node))
+    attrs.pop("name", None)
+    viz = _viz(node, data, positions, colours)
+    if viz:
+        attrs["viz"] = viz
+    return attrs
+
+
+def _sorted_edges(graph: nx.Graph) -> list[tuple]:
+    """``(u, v, key, data)`` of every edge (key ``None`` outside multigraphs), sorted as text."""
+    if graph.is_multigraph():
+        edges = graph.edges(keys=True, data=True)
+    else:
+        edges = ((u, v, None, d) for u, v, d in graph.edges(data=True))
+    return sorted(edges, key=lambda e: (str(e[0]), str(e[1]), str(e[2])))
+
+
+def _edge_attributes(data: dict, kind: str | None, multigraph: bool) -> dict:
+    """An edge's GEXF attributes: none of ``type``, ``mentions``, ``evidence``; ``types`` and
+    ``weight`` of a multigraph's edge."""
+    attrs = {}
+    for name, value in data.items():
+        if value is None or name in ("type", "mentions", "evidence"):
+            continue
+        attrs[name] = _scalar(value)
+    if multigraph:
+        attrs["types"] = kind or ""
+        attrs["weight"] = 1
+    return attrs
+
+
 def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: dict | None = None) -> nx.Graph:
     """A copy of ``graph`` that GEXF can hold and Gephi shows well.
 
@@ -52,41 +102,17 @@ def to_gexf_graph(graph: nx.Graph, *, positions: dict | None = None, colours: di
     """
     simple = nx.DiGraph() if graph.is_directed() else nx.Graph()
     for node, data in sorted(graph.nodes(data=True), key=lambda n: str(n[0])):
-        attrs = {}
-        for key, value in data.items():
-            if value is None or key in ("viz",):
-                continue
-            attrs["type" if key == "label" else key] = _scalar(value)
-        attrs["label"] = xml_text(_clean(data.get("name") or node))
-        attrs.pop("name", None)
-        viz = {}
-        if positions and node in positions:
-            x, y = positions[node]
-            viz["position"] = {"x": float(x) * 1000, "y": float(y) * 1000, "z": 0.0}
-        colour = (colours or {}).get(data.get("label"))
-        if colour:
-            viz["color"] = {"r": int(colour[1:3], 16), "g": int(colour[3:5], 16), "b": int(colour[5:7], 16), "a": 1.0}
-        if viz:
-            attrs["viz"] = viz
-        simple.add_node(xml_text(str(node)), **attrs)
-    edges = graph.edges(keys=True, data=True) if graph.is_multigraph() else ((u, v, None, d) for u, v, d in graph.edges(data=True))
-    for u, v, key, data in sorted(edges, key=lambda e: (str(e[0]), str(e[1]), str(e[2]))):
+        simple.add_node(xml_text(str(node)), **_node_attributes(node, data, positions, colours))
+    multigraph = graph.is_multigraph()
+    for u, v, key, data in _sorted_edges(graph):
         u, v = xml_text(str(u)), xml_text(str(v))
         kind = xml_text(str(data.get("type", key))) if (key is not None or "type" in data) else None
-        if simple.has_edge(u, v) and graph.is_multigraph():
+        if simple.has_edge(u, v) and multigraph:
             existing = simple.edges[u, v]
             existing["types"] = ";".join(sorted(set(existing["types"].split(";")) | {kind}))
             existing["weight"] += 1
             continue
-        attrs = {}
-        for name, value in data.items():
-            if value is None or name in ("type", "mentions", "evidence"):
-                continue
-            attrs[name] = _scalar(value)
-        if graph.is_multigraph():
-            attrs["types"] = kind or ""
-            attrs["weight"] = 1
-        simple.add_edge(u, v, **attrs)
+        simple.add_edge(u, v, **_edge_attributes(data, kind, multigraph))
     return simple
 
 

@@ -333,6 +333,80 @@ def _evidence(ev: str, paper: str, start: Any, end: Any) -> Iterator[_Triple]:
         yield ev, str(KGO.evidenceEnd), lit
 
 
+def _plain(value: Any) -> _Lit | None:
+    """A non-empty string as a plain literal."""
+    text = _text(value)
+    return None if text is None else _Lit(text)
+
+
+#: A result's attributes, in export order: the property and the literal each becomes.
+_RESULT_VALUES = (
+    ("value", KGO.value, _plain), ("metric", KGO.metricName, _plain), ("number", KGO.numericValue, _decimal),
+    ("unit", KGO.unit, _plain), ("delta", KGO.delta, _plain), ("direction", KGO.direction, _plain),
+    ("setting", KGO.setting, _plain),
+)
+
+
+def _paper_link(data: dict[str, Any], node_id: str, key: str, prefix: str) -> str | None:
+    """The paper's DOI or arXiv id: its attribute ``key``, else its id after ``prefix``."""
+    return _text(data.get(key)) or (node_id[len(prefix):] if node_id.startswith(prefix) else None)
+
+
+def _paper_triples(node_id: str, data: dict[str, Any], s: str) -> Iterator[_Triple]:
+    """A paper's identifier, title, abstract, authors (once each), year and links."""
+    yield s, _DCTERMS + "identifier", _Lit(_text(node_id) or node_id)
+    for key in ("title", "abstract"):
+        if (text := _text(data.get(key))) is not None:
+            yield s, _DCTERMS + key, _Lit(text)
+    seen: set[str] = set()
+    for author in data.get("authors") or ():
+        if (author := _text(author)) is not None and author not in seen:
+            seen.add(author)
+            yield s, _DC + "creator", _Lit(author)
+    if (year := _year(data.get("year"))) is not None:
+        yield s, _DCTERMS + "date", year
+    if doi := _paper_link(data, node_id, "doi", "doi:"):
+        yield s, _OWL + "sameAs", _url_iri("https://doi.org/" + doi)
+    if arxiv := _paper_link(data, node_id, "arxiv_id", "arxiv:"):
+        yield s, _OWL + "sameAs", _url_iri("https://arxiv.org/abs/" + arxiv)
+    if (url := _text(data.get("url"))) is not None:
+        yield s, _SCHEMA + "url", _url_iri(url)
+
+
+def _entity_triples(data: dict[str, Any], s: str, name: str | None) -> Iterator[_Triple]:
+    """An entity's aliases other than its name, catalogue id, generic flag and counts."""
+    for alias in sorted({a for a in map(_text, data.get("aliases") or ()) if a}):
+        if alias != name:
+            yield s, _SKOS + "altLabel", _Lit(alias)
+    if (catalogue := _text(data.get("catalogue_id"))) is not None:
+        yield s, str(KGO.catalogueId), _Lit(catalogue)
+        if catalogue.startswith("pwc:"):
+            yield s, _DCTERMS + "identifier", _Lit(catalogue)
+    if data.get("generic"):
+        yield s, str(KGO.generic), _Lit("true", _BOOLEAN)
+    for key, prop in (("paper_count", KGO.paperCount), ("mention_count", KGO.mentionCount)):
+        if (count := _int(data.get(key))) is not None:
+            yield s, str(prop), count
+
+
+def _result_triples(data: dict[str, Any], s: str, base: str, later: list[_Triple]) -> Iterator[_Triple]:
+    """A result's values, then its paper and evidence (the evidence's triples to ``later``)."""
+    for key, prop, literal in _RESULT_VALUES:
+        if (lit := literal(data.get(key))) is not None:
+            yield s, str(prop), lit
+    if (paper_id := data.get("paper")) is None:
+        return
+    paper = base + _path(str(paper_id))
+    start, end = data.get("start"), data.get("end")
+    ev = f"{s}/evidence/{start}-{end}"
+    yield s, _DERIVED, paper
+    yield s, _QUALIFIED, ev
+    later.extend(_evidence(ev, paper, start, end))
+    for key, prop in (("sentence_start", KGO.sentenceStart), ("sentence_end", KGO.sentenceEnd)):
+        if (lit := _int(data.get(key))) is not None:
+            later.append((ev, str(prop), lit))
+
+
 def _node_triples(
     node_id: str, data: dict[str, Any], s: str, base: str, later: list[_Triple]
 ) -> Iterator[_Triple]:
@@ -344,69 +418,15 @@ def _node_triples(
     name = _text(data.get("name"))
     if name is not None:
         yield s, _LABEL, _Lit(name)
-
     if label == "Paper":
-        yield s, _DCTERMS + "identifier", _Lit(_text(node_id) or node_id)
-        for key in ("title", "abstract"):
-            if (text := _text(data.get(key))) is not None:
-                yield s, _DCTERMS + key, _Lit(text)
-        seen: set[str] = set()
-        for author in data.get("authors") or ():
-            if (author := _text(author)) is not None and author not in seen:
-                seen.add(author)
-                yield s, _DC + "creator", _Lit(author)
-        if (year := _year(data.get("year"))) is not None:
-            yield s, _DCTERMS + "date", year
-        doi = _text(data.get("doi")) or (node_id[4:] if node_id.startswith("doi:") else None)
-        if doi:
-            yield s, _OWL + "sameAs", _url_iri("https://doi.org/" + doi)
-        arxiv = _text(data.get("arxiv_id")) or (
-            node_id[6:] if node_id.startswith("arxiv:") else None
-        )
-        if arxiv:
-            yield s, _OWL + "sameAs", _url_iri("https://arxiv.org/abs/" + arxiv)
-        if (url := _text(data.get("url"))) is not None:
-            yield s, _SCHEMA + "url", _url_iri(url)
-
+        yield from _paper_triples(node_id, data, s)
     elif label in _ENTITY_LABELS:
-        for alias in sorted({a for a in map(_text, data.get("aliases") or ()) if a}):
-            if alias != name:
-                yield s, _SKOS + "altLabel", _Lit(alias)
-        if (catalogue := _text(data.get("catalogue_id"))) is not None:
-            yield s, str(KGO.catalogueId), _Lit(catalogue)
-            if catalogue.startswith("pwc:"):
-                yield s, _DCTERMS + "identifier", _Lit(catalogue)
-        if data.get("generic"):
-            yield s, str(KGO.generic), _Lit("true", _BOOLEAN)
-        for key, prop in (("paper_count", KGO.paperCount), ("mention_count", KGO.mentionCount)):
-            if (count := _int(data.get(key))) is not None:
-                yield s, str(prop), count
-
+        yield from _entity_triples(data, s, name)
     elif label == "CodeRepository":
         url = _text(data.get("url")) or node_id.removeprefix("code:")
         yield s, _SCHEMA + "codeRepository", _url_iri(url)
-
     elif label == "Result":
-        if (value := _text(data.get("value"))) is not None:
-            yield s, str(KGO.value), _Lit(value)
-        if (metric := _text(data.get("metric"))) is not None:
-            yield s, str(KGO.metricName), _Lit(metric)
-        if (number := _decimal(data.get("number"))) is not None:
-            yield s, str(KGO.numericValue), number
-        for key, prop in (("unit", KGO.unit), ("delta", KGO.delta), ("direction", KGO.direction),
-                          ("setting", KGO.setting)):
-            if (text := _text(data.get(key))) is not None:
-                yield s, str(prop), _Lit(text)
-        if (paper_id := data.get("paper")) is not None:
-            paper = base + _path(str(paper_id))
-            start, end = data.get("start"), data.get("end")
-            ev = f"{s}/evidence/{start}-{end}"
-            yield s, _DERIVED, paper
-            yield s, _QUALIFIED, ev
-            later.extend(_evidence(ev, paper, start, end))
-            for key, prop in (("sentence_start", KGO.sentenceStart), ("sentence_end", KGO.sentenceEnd)):
-                if (lit := _int(data.get(key))) is not None:
-                    later.append((ev, str(prop), lit))
+        yield from _result_triples(data, s, base, later)
 
 
 def _statement_triples(

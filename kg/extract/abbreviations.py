@@ -64,6 +64,27 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
     return first_word if start_char == 0 or text[start_char - 1] == " " else None
 
 
+def _could_be_name(text: str) -> bool:
+    """``Zorb``: one capitalised word of three letters or more, not ``Table`` or ``Appendix``."""
+    return not (
+        " " in text
+        or not text[:1].isupper()
+        or sum(c.isalpha() for c in text) < 3
+        or text.lower() in _NOT_DEFINITIONS
+    )
+
+
+def _continues_phrase(doc: Doc, first: int) -> bool:
+    """The token before ``doc[first]`` belongs to the noun phrase ending there: an adjective or
+    noun, a joined hyphen, or a joined participle (``first-hitting``, ``graph-based``)."""
+    return (
+        doc[first - 1].pos_ in ("ADJ", "NOUN", "PROPN")
+        or (doc[first - 1].text == "-" and doc[first - 1].whitespace_ == "")
+        or (doc[first].text == "-" and doc[first - 1].whitespace_ == "" and doc[first - 1].is_alpha)
+        or (doc[first - 1].tag_ in ("VBN", "VBG") and (doc[first - 1].whitespace_ == "" or doc[first - 2].text == "-"))
+    )
+
+
 @Language.factory(
     "kg_abbreviations",
     assigns=["doc._.kg_abbreviations"],
@@ -127,23 +148,11 @@ class AbbreviationDetector:
     def _named_in_parentheses(doc: Doc, i: int, inner: Span) -> tuple[int, int, int, int] | None:
         """``first-hitting sampler (Zorb)``: a name in parentheses after a noun phrase names it,
         even when its letters do not spell the phrase (needs part-of-speech tags)."""
-        text = inner.text
-        if (
-            not doc.has_annotation("TAG")
-            or " " in text
-            or not text[:1].isupper()
-            or sum(c.isalpha() for c in text) < 3
-            or text.lower() in _NOT_DEFINITIONS
-        ):
+        if not doc.has_annotation("TAG") or not _could_be_name(inner.text):
             return None
         first = i
         sent_start = doc[i].sent.start
-        while first > sent_start and i - first < 8 and (
-            doc[first - 1].pos_ in ("ADJ", "NOUN", "PROPN")
-            or (doc[first - 1].text == "-" and doc[first - 1].whitespace_ == "")
-            or (doc[first].text == "-" and doc[first - 1].whitespace_ == "" and doc[first - 1].is_alpha)
-            or (doc[first - 1].tag_ in ("VBN", "VBG") and (doc[first - 1].whitespace_ == "" or doc[first - 2].text == "-"))
-        ):
+        while first > sent_start and i - first < 8 and _continues_phrase(doc, first):
             first -= 1
         while first < i and doc[first].text == "-":
             first += 1

@@ -87,6 +87,8 @@ class _Builder:
         self.parts: list[str] = []
         self.starts: list[int] = []
         self.ends: list[int] = []
+        self.emphasis: list[tuple[int, int, str]] = []
+        self.open_marks: dict[str, int] = {}
 
     @property
     def size(self) -> int:
@@ -103,6 +105,75 @@ class _Builder:
         self.ends.extend([end] * len(text))
 
 
+def _keep(group: str):
+    """A token reduced to the text of ``group``: the link text of ``\\href``, the address of ``\\url``."""
+    def keep(out: _Builder, raw: str, match: re.Match) -> None:
+        out.copy(raw, match.start(group), match.end(group))
+    return keep
+
+
+def _replace_with(text: str):
+    """A token written as ``text``: LaTeX quotes as ``"``, a tie ``~`` as a space."""
+    def replace(out: _Builder, raw: str, match: re.Match) -> None:
+        out.replace(text, match.start(), match.end())
+    return replace
+
+
+def _styled(out: _Builder, raw: str, match: re.Match) -> None:
+    """``\\textbf{D}``: the text kept; a bold command makes it emphasis."""
+    begin = out.size
+    out.copy(raw, match.start("style_text"), match.end("style_text"))
+    if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
+        out.emphasis.append((begin, out.size, "bold"))
+
+
+def _underscored(out: _Builder, raw: str, match: re.Match) -> None:
+    """``_a term_``: the text kept as italic emphasis."""
+    begin = out.size
+    out.copy(raw, match.start("underscored_text"), match.end("underscored_text"))
+    out.emphasis.append((begin, out.size, "italic"))
+
+
+def _escaped(out: _Builder, raw: str, match: re.Match) -> None:
+    """``\\%``: the character itself."""
+    out.replace(match.group("escaped_char"), match.start(), match.end())
+
+
+def _command(out: _Builder, raw: str, match: re.Match) -> None:
+    """``\\times`` -> ``×``; an unknown command keeps its name, as a word."""
+    name = match.group("command_name")
+    text = _SYMBOLS.get(name, name)
+    if text.isalpha() and match.end() < len(raw) and (raw[match.end()].isalnum() or raw[match.end()] == "{"):
+        text += " "  # \log T, \mathcal O: a word, not glued to what follows ("logT")
+    out.replace(text, match.start(), match.end())
+
+
+def _mark(out: _Builder, raw: str, match: re.Match) -> None:
+    """``**`` or ``*``: opens an emphasis span of its kind, or closes the open one (if not empty)."""
+    kind = match.lastgroup
+    if kind not in out.open_marks:
+        out.open_marks[kind] = out.size
+        return
+    begin = out.open_marks.pop(kind)
+    if out.size > begin:
+        out.emphasis.append((begin, out.size, kind))
+
+
+#: What each kind of markup token leaves in the clean text; ``dollar`` and ``brace`` leave nothing.
+_HANDLERS = {
+    "href": _keep("href_text"),
+    "url": _keep("url_text"),
+    "style": _styled,
+    "underscored": _underscored,
+    "escaped": _escaped,
+    "command": _command,
+    "bold": _mark,
+    "italic": _mark,
+    "quotes": _replace_with('"'),
+    "tilde": _replace_with(" "),
+}
+
+
 def clean_text(raw: str) -> CleanText:
     """Remove markup and a leading ``Abstract:`` heading from ``raw``; ``emphasis`` lists
     the bold, italic and quoted spans of the clean text.
@@ -113,49 +184,17 @@ def clean_text(raw: str) -> CleanText:
     'Abstract reasoning is hard.'
     """
     out = _Builder()
-    emphasis: list[tuple[int, int, str]] = []
-    open_marks: dict[str, int] = {}
     heading = _HEADING.match(raw)
     pos = heading.end() if heading and heading.end() < len(raw) else 0
     for match in _TOKEN.finditer(raw, pos):
         out.copy(raw, pos, match.start())
         pos = match.end()
-        kind = match.lastgroup
-        if kind == "href":
-            out.copy(raw, match.start("href_text"), match.end("href_text"))
-        elif kind == "url":
-            out.copy(raw, match.start("url_text"), match.end("url_text"))
-        elif kind == "style":
-            begin = out.size
-            out.copy(raw, match.start("style_text"), match.end("style_text"))
-            if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
-                emphasis.append((begin, out.size, "bold"))
-        elif kind == "underscored":
-            begin = out.size
-            out.copy(raw, match.start("underscored_text"), match.end("underscored_text"))
-            emphasis.append((begin, out.size, "italic"))
-        elif kind == "escaped":
-            out.replace(match.group("escaped_char"), match.start(), match.end())
-        elif kind == "command":
-            name = match.group("command_name")
-            text = _SYMBOLS.get(name, name)
-            if text.isalpha() and match.end() < len(raw) and (raw[match.end()].isalnum() or raw[match.end()] == "{"):
-                text += " "  # \log T, \mathcal O: a word, not glued to what follows ("logT")
-            out.replace(text, match.start(), match.end())
-        elif kind in ("bold", "italic"):
-            if kind in open_marks:
-                begin = open_marks.pop(kind)
-                if out.size > begin:
-                    emphasis.append((begin, out.size, kind))
-            else:
-                open_marks[kind] = out.size
-        elif kind == "quotes":
-            out.replace('"', match.start(), match.end())
-        elif kind == "tilde":
-            out.replace(" ", match.start(), match.end())
-        # dollar and brace: dropped
+        handler = _HANDLERS.get(match.lastgroup)
+        if handler is not None:
+            handler(out, raw, match)
     out.copy(raw, pos, len(raw))
     text = "".join(out.parts)
+    emphasis = out.emphasis
     emphasis.extend((m.start(1), m.end(1), "quoted") for m in _QUOTED.finditer(text)
                     if len(m.group(1)) > 2 and m.group(1) == m.group(1).strip())
     emphasis.sort()

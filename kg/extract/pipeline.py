@@ -132,21 +132,23 @@ def _without_sentence_capital(span: Span) -> str:
 def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     spans = list(doc.spans.get("kg_entities", []))
     proposed = {(s.start_char, s.end_char) for s in doc.spans.get("kg_proposed", [])}
-    groups = _group_spans(doc, spans)
+    entities_out, index_of_span = _entities(_group_spans(doc, spans), proposed, paper, clean)
+    relations_out = _relations(doc._.kg_relations, index_of_span, clean)
+    results_out = [_result(found, index_of_span, clean) for found in doc._.kg_results]
+    code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
+    return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
 
+
+def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: set[tuple[int, int]],
+              paper: Paper, clean: CleanText) -> tuple[list[Entity], dict[tuple[int, int], int]]:
+    """One entity per group of spans (none for a name without a key), and the entity index of each span."""
     entities_out: list[Entity] = []
     index_of_span: dict[tuple[int, int], int] = {}
     for members, long_forms in groups:
         names = [display_name(_without_sentence_capital(s)) for s in members]
         is_proposed = any((s.start_char, s.end_char) in proposed for s in members)
-        label = next((s.label_ for s in members if s.kb_id_), None)
-        if is_proposed:
-            label = next(s.label_ for s in members if (s.start_char, s.end_char) in proposed)
-        label = label or Counter(s.label_ for s in members).most_common(1)[0][0]
-        short = [n for s, n in zip(members, names) if (s.start_char, s.end_char) not in long_forms]
-        long = [n for s, n in zip(members, names) if (s.start_char, s.end_char) in long_forms]
-        name = (short[0] if (is_proposed or not long) and short else long[0]) if long else names[0]
-        key = name_key(long[0]) if long else name_key(name)
+        label = _entity_type(members, proposed, is_proposed)
+        name, key = _entity_name(members, names, long_forms, is_proposed)
         if not key:
             continue
         mentions = []
@@ -162,50 +164,75 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
                 mentions=mentions,
                 proposed=is_proposed,
                 aliases=sorted({n for n in names if n != name}),
-                catalogue_id=next((s.kb_id_ for s in members if s.kb_id_ and name_key(display_name(s.text)) in (key, name_key(name))), None),
+                catalogue_id=_catalogue_id(members, key, name),
             )
         )
+    return entities_out, index_of_span
 
+
+def _entity_type(members: list[Span], proposed: set[tuple[int, int]], is_proposed: bool) -> str:
+    """The type of a proposed mention, else of a catalogued one, else the most common."""
+    label = next((s.label_ for s in members if s.kb_id_), None)
+    if is_proposed:
+        label = next(s.label_ for s in members if (s.start_char, s.end_char) in proposed)
+    return label or Counter(s.label_ for s in members).most_common(1)[0][0]
+
+
+def _entity_name(members: list[Span], names: list[str], long_forms: set[tuple[int, int]],
+                 is_proposed: bool) -> tuple[str, str]:
+    """(name, key): the short form names a proposal or an entity without a long form, else the long
+    form does; the key is the long form's, so an acronym and its expansion meet across papers."""
+    short = [n for s, n in zip(members, names) if (s.start_char, s.end_char) not in long_forms]
+    long = [n for s, n in zip(members, names) if (s.start_char, s.end_char) in long_forms]
+    name = (short[0] if (is_proposed or not long) and short else long[0]) if long else names[0]
+    key = name_key(long[0]) if long else name_key(name)
+    return name, key
+
+
+def _catalogue_id(members: list[Span], key: str, name: str) -> str | None:
+    """The catalogue id of a mention that names the entity itself (not of a part of its name)."""
+    return next((s.kb_id_ for s in members if s.kb_id_ and name_key(display_name(s.text)) in (key, name_key(name))), None)
+
+
+def _relations(found: list[tuple], index_of_span: dict[tuple[int, int], int], clean: CleanText) -> list[Relation]:
+    """Relations between two distinct entities kept, evidence mapped to the stored text."""
     relations_out = []
-    for s_start, s_end, predicate, o_start, o_end, e_start, e_end in doc._.kg_relations:
+    for s_start, s_end, predicate, o_start, o_end, e_start, e_end in found:
         subject = index_of_span.get((s_start, s_end))
         obj = index_of_span.get((o_start, o_end))
         if subject is None or obj is None or subject == obj:
             continue
         start, end = clean.raw_span(e_start, e_end)
         relations_out.append(Relation(subject, predicate, obj, start, end))
+    return relations_out
 
-    results_out = []
-    for found in doc._.kg_results:
-        start, end = clean.raw_span(found["start"], found["end"])
-        sentence_start, sentence_end = clean.raw_span(*found["sentence"])
 
-        def entity(key: str, found: dict = found) -> int | None:
-            return index_of_span.get(found[key]) if found.get(key) else None
+def _result(found: dict, index_of_span: dict[tuple[int, int], int], clean: CleanText) -> Result:
+    """A found result with its offsets in the stored text and its entities as indexes."""
+    start, end = clean.raw_span(found["start"], found["end"])
+    sentence_start, sentence_end = clean.raw_span(*found["sentence"])
 
-        results_out.append(
-            Result(
-                metric=found["metric"],
-                value=found["value"],
-                start=start,
-                end=end,
-                subject=entity("subject"),
-                dataset=entity("dataset"),
-                baseline=entity("baseline"),
-                task=entity("task"),
-                metric_entity=entity("metric_entity"),
-                number=found["number"],
-                unit=found["unit"],
-                delta=found["delta"],
-                direction=found["direction"],
-                setting=found["setting"],
-                sentence_start=sentence_start,
-                sentence_end=sentence_end,
-            )
-        )
+    def entity(key: str) -> int | None:
+        return index_of_span.get(found[key]) if found.get(key) else None
 
-    code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
-    return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
+    return Result(
+        metric=found["metric"],
+        value=found["value"],
+        start=start,
+        end=end,
+        subject=entity("subject"),
+        dataset=entity("dataset"),
+        baseline=entity("baseline"),
+        task=entity("task"),
+        metric_entity=entity("metric_entity"),
+        number=found["number"],
+        unit=found["unit"],
+        delta=found["delta"],
+        direction=found["direction"],
+        setting=found["setting"],
+        sentence_start=sentence_start,
+        sentence_end=sentence_end,
+    )
 
 
 def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple[int, int]]]]:

@@ -152,26 +152,46 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
     types = f"{a.label_}>{b.label_}"
     words = words if words is not None else frozenset(t.lower_ for t in sent)
     feats = [f"types={types}", f"obj={b.label_}", f"subj={a.label_}"]
-    if virtual:
-        between = [t.lower_ for t in doc[sent.start:b.start]]
-        feats += ["virtual", f"virtual|{types}"]
-    else:
-        first, second = (a, b) if a.start < b.start else (b, a)
-        between = [t.lower_ for t in doc[first.end:second.start]]
-        order = "ab" if a.start < b.start else "ba"
-        feats += [f"order={order}", f"order={order}|{types}", f"dist={_bucket(len(between))}",
-                  f"dist={_bucket(len(between))}|{types}"]
-        if first.end < len(doc):
-            feats.append(f"after1={doc[first.end].lower_}")
-        if second.start > 0:
-            feats.append(f"before2={doc[second.start - 1].lower_}|{types}")
-        if len(between) <= 12:
-            feats += [f"btw={w}" for w in set(between) if w.isalpha() or w in ",;(:"]
-        if "," in between or "and" in between:
-            feats.append(f"list|{types}")
+    between = _between(doc, a, b, sent, virtual)
+    feats += ["virtual", f"virtual|{types}"] if virtual else _span_features(doc, a, b, between, types)
     if b.start > 0:
         feats.append(f"before_obj={doc[b.start - 1].lower_}")
         feats.append(f"before_obj={doc[b.start - 1].lower_}|{types}")
+    feats += _trigger_features(between, words, virtual, types)
+    feats += _sentence_features(doc, b, sent, words, virtual, proposed, types)
+    feats += _name_features(doc, a, b, proposed, types)
+    return feats
+
+
+def _between(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool) -> list[str]:
+    """The words a pair is read from: those between the two names, or, the subject being named
+    elsewhere (``virtual``), those from the sentence start to the object."""
+    if virtual:
+        return [t.lower_ for t in doc[sent.start:b.start]]
+    first, second = (a, b) if a.start < b.start else (b, a)
+    return [t.lower_ for t in doc[first.end:second.start]]
+
+
+def _span_features(doc: Doc, a: Span, b: Span, between: list[str], types: str) -> list[str]:
+    """Order, distance and the words around and between two names of one sentence."""
+    first, second = (a, b) if a.start < b.start else (b, a)
+    order = "ab" if a.start < b.start else "ba"
+    feats = [f"order={order}", f"order={order}|{types}", f"dist={_bucket(len(between))}",
+             f"dist={_bucket(len(between))}|{types}"]
+    if first.end < len(doc):
+        feats.append(f"after1={doc[first.end].lower_}")
+    if second.start > 0:
+        feats.append(f"before2={doc[second.start - 1].lower_}|{types}")
+    if len(between) <= 12:
+        feats += [f"btw={w}" for w in set(between) if w.isalpha() or w in ",;(:"]
+    if "," in between or "and" in between:
+        feats.append(f"list|{types}")
+    return feats
+
+
+def _trigger_features(between: list[str], words: frozenset[str], virtual: bool, types: str) -> list[str]:
+    """The predicates whose trigger words stand between the names or anywhere in the sentence."""
+    feats = []
     for name, triggers in TRIGGERS.items():
         if triggers & set(between):
             feats += [f"trig_btw={name}", f"trig_btw={name}|{types}"]
@@ -179,6 +199,14 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
             feats.append(f"trig_sent={name}|{types}")
             if virtual:
                 feats.append(f"virtual|trig_sent={name}|{types}")
+    return feats
+
+
+def _sentence_features(doc: Doc, b: Span, sent: Span, words: frozenset[str], virtual: bool,
+                       proposed: set[tuple[int, int]], types: str) -> list[str]:
+    """Whether the sentence speaks of ``we``, stands before the proposal is named, and its verb
+    governing the object."""
+    feats = []
     if _WE & words:
         feats += ["sent_we", f"sent_we|{types}"] + ([f"virtual|sent_we|{types}"] if virtual else [])
     # a sentence before the proposal is first named tells of earlier work, not of the proposal
@@ -190,7 +218,12 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
     verb = next((t.lower_ for t in reversed(doc[sent.start:b.start]) if t.pos_ == "VERB"), None)
     if verb is not None:  # evaluated on X, outperforms X, built on X: the verb governing the object
         feats += [f"verb_before_obj={verb}", f"verb_before_obj={verb}|{types}"]
-    feats += [f"obj_head={b[-1].lower_}|{types}", f"subj_head={a[-1].lower_}|{types}"]
+    return feats
+
+
+def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], types: str) -> list[str]:
+    """What the two names are: their head words, in the title, proposed, catalogued, generic."""
+    feats = [f"obj_head={b[-1].lower_}|{types}", f"subj_head={a[-1].lower_}|{types}"]
     title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
     if title and b.text.lower() in title:
         feats.append(f"b_in_title|{types}")
@@ -204,12 +237,17 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
         feats += ["a_generic", f"a_generic|{types}"]
     if b.kb_id_:
         feats.append("b_catalogue")
+    return feats + _variant_features(a, b, types)
+
+
+def _variant_features(a: Span, b: Span, types: str) -> list[str]:
+    """One name a variant of the other: ``RGIB-SSL`` of ``RGIB``, ``TE-TNP`` of ``TNP``."""
     key_a, key_b = name_key(a.text), name_key(b.text)
     if key_a.startswith(key_b + "-") or key_a.endswith("-" + key_b):
-        feats.append(f"a_variant_of_b|{types}")  # RGIB-SSL and RGIB, TE-TNP and TNP
-    elif key_b.startswith(key_a + "-") or key_b.endswith("-" + key_a):
-        feats.append(f"b_variant_of_a|{types}")
-    return feats
+        return [f"a_variant_of_b|{types}"]
+    if key_b.startswith(key_a + "-") or key_b.endswith("-" + key_a):
+        return [f"b_variant_of_a|{types}"]
+    return []
 
 
 @Language.factory(

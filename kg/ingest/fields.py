@@ -150,18 +150,20 @@ def split_authors(value: Any) -> tuple[str, ...]:
     text = _text(value)
     if not text:
         return ()
-    if ";" in text:
-        parts = text.split(";")
-    elif _AND.search(text):
-        parts = _AND.split(text)
-        if len(parts) > 1 and all(part.count(",") == 1 for part in parts):
-            parts = [_flip(part) for part in parts]
-        else:
-            parts = [piece for part in parts for piece in part.split(",")]
-    else:
-        parts = text.split(",")
-    names = (part.strip().strip(",").strip() for part in parts)
+    names = (part.strip().strip(",").strip() for part in _author_parts(text))
     return tuple(name for name in names if name and name.lower() not in {"and", "others"})
+
+
+def _author_parts(text: str) -> list[str]:
+    """Split an author string on ``;`` if it has one, else on ``and``/``&`` and commas (see :func:`split_authors`)."""
+    if ";" in text:
+        return text.split(";")
+    if not _AND.search(text):
+        return text.split(",")
+    parts = _AND.split(text)
+    if len(parts) > 1 and all(part.count(",") == 1 for part in parts):
+        return [_flip(part) for part in parts]
+    return [piece for part in parts for piece in part.split(",")]
 
 
 def parse_year(value: Any) -> int | None:

@@ -127,17 +127,10 @@ def graph_payload(
         if details:
             record["details"] = details
         nodes.append(record)
-    links = []
-    for u, v, key, data in sorted(graph.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2]))):
-        kind = data.get("type", key)
-        spans = []
-        for span in data.get("mentions") or ():
-            if u in texts:
-                spans.append([index[u], *texts[u].span(span["start"], span["end"])])
-        for span in data.get("evidence") or ():
-            if span.get("paper") in texts:
-                spans.append([index[span["paper"]], *texts[span["paper"]].span(span["start"], span["end"])])
-        links.append([index[u], index[v], str(kind), spans])
+    links = [
+        [index[u], index[v], str(data.get("type", key)), _link_spans(u, data, index, texts)]
+        for u, v, key, data in sorted(graph.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2])))
+    ]
     counts = defaultdict(int)
     for record in nodes:
         counts[record["type"]] += 1
@@ -153,6 +146,18 @@ def graph_payload(
         "nodes": nodes,
         "links": links,
     }
+
+
+def _link_spans(source, data: dict, index: dict, texts: dict) -> list[list[int]]:
+    """A link's spans in shown text: its mentions in the source paper, then its evidence in any paper."""
+    spans = []
+    for span in data.get("mentions") or ():
+        if source in texts:
+            spans.append([index[source], *texts[source].span(span["start"], span["end"])])
+    for span in data.get("evidence") or ():
+        if span.get("paper") in texts:
+            spans.append([index[span["paper"]], *texts[span["paper"]].span(span["start"], span["end"])])
+    return spans
 
 
 def layout_positions(graph: nx.MultiDiGraph, *, seed: int = 42) -> dict:

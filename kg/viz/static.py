@@ -147,7 +147,6 @@ def draw_overview(
     """The whole graph, coloured by type and sized by paper count; returns the figure."""
     import matplotlib.pyplot as plt
     from matplotlib.collections import LineCollection
-    from matplotlib.lines import Line2D
 
     if positions is None:
         positions = layout_positions(graph)
@@ -155,22 +154,9 @@ def draw_overview(
     segments = [(positions[u], positions[v]) for u, v in graph.edges() if u != v]
     width = 0.4 if len(segments) < 5000 else 0.15
     ax.add_collection(LineCollection(segments, colors="#c9d0d6", linewidths=width, alpha=0.7, zorder=1))
-    counts = Counter(d.get("label") for _, d in graph.nodes(data=True))
-    largest = max((_papers(graph, n) for n in graph), default=1) or 1
-    scale = 240 if len(graph) < 2000 else 80
-    area = {n: 4 + scale * (_papers(graph, n) / largest) ** 0.5 for n in graph}
-    # papers and plumbing first, entities on top
-    for label in [*(label for label in NODE_LABELS if label not in ENTITY_TYPES), *reversed(ENTITY_TYPES)]:
-        members = [n for n, d in graph.nodes(data=True) if d.get("label") == label]
-        if members:
-            ax.scatter([positions[n][0] for n in members], [positions[n][1] for n in members],
-                       s=[area[n] for n in members], c=TYPE_COLOURS.get(label, "#999999"), linewidths=0.4,
-                       edgecolors="white", zorder=2 if label in ENTITY_TYPES else 1.5)
-    handles = [Line2D([], [], marker="o", linestyle="", markersize=7, markerfacecolor=TYPE_COLOURS[label],
-                      markeredgecolor="white", label=f"{label} ({counts[label]:,})")
-               for label in TYPE_ORDER if counts.get(label)]
-    legend = fig.legend(handles=handles, loc="outside right upper", frameon=False, fontsize=9,
-                        title="node types", title_fontsize=9, alignment="left") if handles else None
+    area = _overview_areas(graph)
+    _scatter_by_type(ax, graph, positions, area)
+    legend = _type_legend(fig, Counter(d.get("label") for _, d in graph.nodes(data=True)))
     _frame(ax, positions.values())
     heading = ax.set_title(title, loc="left", fontsize=13, color=INK) if title else None
     entities = [n for n, d in graph.nodes(data=True) if d.get("label") in ENTITY_TYPES]
@@ -178,6 +164,36 @@ def draw_overview(
     place_labels(ax, ((short_label(graph.nodes[n].get("name") or n, 32), positions[n], _radius_pt(area[n]), 8.5)
                       for n in entities), keep_clear=(legend, heading), limit=labels)
     return fig
+
+
+def _overview_areas(graph: nx.MultiDiGraph) -> dict:
+    """Marker areas by paper count; smaller markers on big graphs so they stay apart."""
+    largest = max((_papers(graph, n) for n in graph), default=1) or 1
+    scale = 240 if len(graph) < 2000 else 80
+    return {n: 4 + scale * (_papers(graph, n) / largest) ** 0.5 for n in graph}
+
+
+def _scatter_by_type(ax, graph: nx.MultiDiGraph, positions: dict, area: dict) -> None:
+    """One scatter per node type: papers and plumbing first, entities on top."""
+    for label in [*(label for label in NODE_LABELS if label not in ENTITY_TYPES), *reversed(ENTITY_TYPES)]:
+        members = [n for n, d in graph.nodes(data=True) if d.get("label") == label]
+        if members:
+            ax.scatter([positions[n][0] for n in members], [positions[n][1] for n in members],
+                       s=[area[n] for n in members], c=TYPE_COLOURS.get(label, "#999999"), linewidths=0.4,
+                       edgecolors="white", zorder=2 if label in ENTITY_TYPES else 1.5)
+
+
+def _type_legend(fig, counts: Counter):
+    """The legend of node types with their counts, outside the axes; None when there is no type to show."""
+    from matplotlib.lines import Line2D
+
+    handles = [Line2D([], [], marker="o", linestyle="", markersize=7, markerfacecolor=TYPE_COLOURS[label],
+                      markeredgecolor="white", label=f"{label} ({counts[label]:,})")
+               for label in TYPE_ORDER if counts.get(label)]
+    if not handles:
+        return None
+    return fig.legend(handles=handles, loc="outside right upper", frameon=False, fontsize=9,
+                      title="node types", title_fontsize=9, alignment="left")
 
 
 def draw_term_map(

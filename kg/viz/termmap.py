@@ -56,70 +56,31 @@ def term_map_payload(
     """
     entity_ids = sorted(network, key=str)
     index = {node: i for i, node in enumerate(entity_ids)}
-    mentions: dict[str, list[tuple[str, int, int, bool]]] = {node: [] for node in entity_ids}
-    for paper, data in graph.nodes(data=True):
-        if data.get("label") != "Paper":
-            continue
-        for _, entity, key, edge in graph.out_edges(paper, keys=True, data=True):
-            if entity in index and key in MENTION_EDGES:
-                first = min(edge.get("mentions") or [{"start": 0, "end": 0}], key=lambda m: m["start"])
-                mentions[entity].append((paper, first["start"], first["end"], key == "PROPOSES"))
-    paper_ids = sorted({m[0] for spans in mentions.values() for m in spans},
-                       key=lambda p: (-(graph.nodes[p].get("year") or 0), str(graph.nodes[p].get("title") or p)))
+    mentions = _first_mentions(graph, index)
+    paper_ids = _paper_order(graph, mentions)
     paper_index = {paper: i for i, paper in enumerate(paper_ids)}
-    years = sorted({int(graph.nodes[p]["year"]) for p in paper_ids if graph.nodes[p].get("year") is not None})
-    venues = [v for v, _ in Counter(str(graph.nodes[p].get("venue")) for p in paper_ids
-                                     if graph.nodes[p].get("venue")).most_common()]
-    papers, texts = [], {}
-    for paper in paper_ids:
-        data = graph.nodes[paper]
-        texts[paper] = readable(str(data.get("abstract") or ""))
-        record = {"t": str(data.get("title") or data.get("name") or paper), "a": texts[paper].text}
-        if data.get("year") is not None:
-            record["y"] = int(data["year"])
-        if data.get("venue"):
-            record["v"] = str(data["venue"])
-        if data.get("url"):
-            record["u"] = str(data["url"])
-        papers.append(record)
+    years, venues = _years_and_venues(graph, paper_ids)
+    texts = {paper: readable(str(graph.nodes[paper].get("abstract") or "")) for paper in paper_ids}
+    papers = [_paper_record(graph.nodes[paper], paper, texts[paper]) for paper in paper_ids]
 
     scale = max((max(abs(x), abs(y)) for x, y in positions.values()), default=1.0) or 1.0
     entities = []
     for node in entity_ids:
-        data, source = network.nodes[node], graph.nodes[node]
         spans = sorted(mentions[node], key=lambda m: paper_index[m[0]])
         x, y = positions.get(node, (0.0, 0.0))
-        record = {
-            "id": str(node), "n": str(data.get("name") or node), "t": data.get("label"),
-            "p": int(data.get("paper_count") or 0), "c": int(data.get("community") or 0),
-            "x": round(x / scale, 5), "y": round(y / scale, 5),
-            "m": [[paper_index[p], *texts[p].span(s, e), 1 if proposed else 0] for p, s, e, proposed in spans],
-        }
-        if years:
-            per_year = Counter(graph.nodes[p].get("year") for p, *_ in spans)
-            record["yr"] = [per_year.get(year, 0) for year in years]
-        if len(venues) > 1:
-            per_venue = Counter(graph.nodes[p].get("venue") for p, *_ in spans)
-            record["vn"] = [per_venue.get(venue, 0) for venue in venues]
-        if source.get("aliases"):
-            record["al"] = [str(a) for a in source["aliases"]]
-        if source.get("generic"):
-            record["g"] = 1
-        related = sorted(network[node].items(), key=lambda item: (-item[1].get("weight", 1), str(item[0])))
-        record["r"] = [[index[other], int(link.get("weight", 1))] for other, link in related[:RELATED]]
+        record = _entity_record(network, node, (x / scale, y / scale), index)
+        record["m"] = [[paper_index[p], *texts[p].span(s, e), 1 if proposed else 0] for p, s, e, proposed in spans]
+        record.update(_entity_extras(graph, node, spans, years, venues))
+        record["r"] = _related(network, node, index)
         entities.append(record)
 
-    strongest = sorted(
-        ((a, b, d) for a, b, d in network.edges(data=True) if d.get("weight", 1) >= 2),
-        key=lambda e: (-e[2]["weight"], -e[2].get("association_strength", 0.0), str(e[0]), str(e[1])),
-    )[:link_limit]
-    links = sorted([min(index[a], index[b]), max(index[a], index[b]), int(d["weight"])] for a, b, d in strongest)
+    links = _strongest_links(network, index, link_limit)
     type_counts = Counter(data.get("label") for _, data in network.nodes(data=True))
     venue_papers = Counter(papers[i].get("v") for i in range(len(papers)))
     return {
         "meta": {
             "title": title, "generator": f"kg {__version__}", "papers": len(papers),
-            "graph_papers": sum(1 for _, d in graph.nodes(data=True) if d.get("label") == "Paper"),
+            "graph_papers": _paper_total(graph),
             "entities": len(entities), "links": len(links), "min_papers": min_papers,
             "years": years, "venues": venues,
             "venue_share": [venue_papers[v] / len(papers) for v in venues] if papers else [],
@@ -132,6 +93,90 @@ def term_map_payload(
         "papers": papers,
         "links": links,
     }
+
+
+def _first_mentions(graph: nx.MultiDiGraph, index: dict) -> dict[str, list[tuple[str, int, int, bool]]]:
+    """Per drawn entity, ``(paper, start, end, proposed)`` of its earliest mention in each paper."""
+    mentions: dict[str, list[tuple[str, int, int, bool]]] = {node: [] for node in index}
+    for paper, data in graph.nodes(data=True):
+        if data.get("label") != "Paper":
+            continue
+        for _, entity, key, edge in graph.out_edges(paper, keys=True, data=True):
+            if entity in index and key in MENTION_EDGES:
+                first = min(edge.get("mentions") or [{"start": 0, "end": 0}], key=lambda m: m["start"])
+                mentions[entity].append((paper, first["start"], first["end"], key == "PROPOSES"))
+    return mentions
+
+
+def _paper_order(graph: nx.MultiDiGraph, mentions: dict) -> list:
+    """The papers that mention a drawn entity, newest first, then by title."""
+    return sorted({m[0] for spans in mentions.values() for m in spans},
+                  key=lambda p: (-(graph.nodes[p].get("year") or 0), str(graph.nodes[p].get("title") or p)))
+
+
+def _years_and_venues(graph: nx.MultiDiGraph, paper_ids: list) -> tuple[list[int], list[str]]:
+    """The years of the papers in order, and their venues from the most papers down."""
+    years = sorted({int(graph.nodes[p]["year"]) for p in paper_ids if graph.nodes[p].get("year") is not None})
+    venues = [v for v, _ in Counter(str(graph.nodes[p].get("venue")) for p in paper_ids
+                                     if graph.nodes[p].get("venue")).most_common()]
+    return years, venues
+
+
+def _paper_total(graph: nx.MultiDiGraph) -> int:
+    """All papers of the graph, drawn or not."""
+    return sum(1 for _, d in graph.nodes(data=True) if d.get("label") == "Paper")
+
+
+def _paper_record(data: dict, paper, text) -> dict:
+    """A paper as the page lists it: title and clean abstract, then year, venue and url when known."""
+    record = {"t": str(data.get("title") or data.get("name") or paper), "a": text.text}
+    if data.get("year") is not None:
+        record["y"] = int(data["year"])
+    for short, field in (("v", "venue"), ("u", "url")):
+        if data.get(field):
+            record[short] = str(data[field])
+    return record
+
+
+def _entity_record(network: nx.Graph, node, place: tuple[float, float], index: dict) -> dict:
+    """The core of an entity's record: id, name, type, papers, community and scaled position."""
+    data = network.nodes[node]
+    return {
+        "id": str(node), "n": str(data.get("name") or node), "t": data.get("label"),
+        "p": int(data.get("paper_count") or 0), "c": int(data.get("community") or 0),
+        "x": round(place[0], 5), "y": round(place[1], 5),
+    }
+
+
+def _entity_extras(graph: nx.MultiDiGraph, node, spans: list, years: list, venues: list) -> dict:
+    """Counts per year and venue (when there are any to compare), aliases and the generic flag."""
+    source, extras = graph.nodes[node], {}
+    if years:
+        per_year = Counter(graph.nodes[p].get("year") for p, *_ in spans)
+        extras["yr"] = [per_year.get(year, 0) for year in years]
+    if len(venues) > 1:
+        per_venue = Counter(graph.nodes[p].get("venue") for p, *_ in spans)
+        extras["vn"] = [per_venue.get(venue, 0) for venue in venues]
+    if source.get("aliases"):
+        extras["al"] = [str(a) for a in source["aliases"]]
+    if source.get("generic"):
+        extras["g"] = 1
+    return extras
+
+
+def _related(network: nx.Graph, node, index: dict) -> list[list[int]]:
+    """The entities most often with ``node``: ``[index, papers shared]``, heaviest first."""
+    related = sorted(network[node].items(), key=lambda item: (-item[1].get("weight", 1), str(item[0])))
+    return [[index[other], int(link.get("weight", 1))] for other, link in related[:RELATED]]
+
+
+def _strongest_links(network: nx.Graph, index: dict, limit: int) -> list[list[int]]:
+    """The ``limit`` heaviest links shared by at least two papers, as sorted ``[i, j, weight]``."""
+    strongest = sorted(
+        ((a, b, d) for a, b, d in network.edges(data=True) if d.get("weight", 1) >= 2),
+        key=lambda e: (-e[2]["weight"], -e[2].get("association_strength", 0.0), str(e[0]), str(e[1])),
+    )[:limit]
+    return sorted([min(index[a], index[b]), max(index[a], index[b]), int(d["weight"])] for a, b, d in strongest)
 
 
 def render_term_map(payload: dict) -> str:

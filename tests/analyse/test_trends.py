@@ -86,3 +86,12 @@ def test_chance_passes_is_the_normal_tail():
     from kg.analyse.trends import chance_passes
 
     assert round(chance_passes(1000, 3.0), 2) == 1.35
+
+
+def test_runs_group_consecutive_scored_years():
+    from kg.analyse.trends import _runs
+
+    years = [2019, 2020, 2022, 2023, 2024]
+    assert _runs(years, {2019: 3.1, 2020: 4.0, 2023: 3.5, 2024: 3.2}) == [[2019, 2020], [2023, 2024]]
+    assert _runs(years, {2020: 3.0, 2022: 3.0}) == [[2020, 2022]]
+    assert _runs(years, {}) == []
