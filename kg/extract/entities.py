@@ -54,7 +54,8 @@ _KIND_ENDINGS = {
 _NOT_IN_NAMES = set("()[]{}=≠<>|_^√")  # brackets, and formulas: "VDS≠0", "UO2|U", "V_T", "R^n"
 _FORMULA = set("=≠<>|_^√{}−")
 _RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
-_OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
+#: The two words before a name the paper introduces (``our proposed X``); proposals read them too.
+OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
     "benchmark", "benchmarks", "dataset", "datasets", "results", "tested", "test", "validate",
@@ -379,7 +380,7 @@ class EntityRecognizer:
             last in vocab.naming_words
             or last in vocab.propose_verbs
             or (last == "the" and first in vocab.propose_verbs)
-            or before in _OUR_NEW
+            or before in OUR_NEW
             or (last == "," and (first in vocab.generic_heads or first in vocab.dataset_heads))
         )
 

@@ -21,7 +21,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.abbreviations import is_short_form
-from kg.extract.entities import emphasized_spans, is_name_like, is_variant, type_of_phrase
+from kg.extract.entities import OUR_NEW, emphasized_spans, is_name_like, is_variant, type_of_phrase
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
@@ -35,7 +35,6 @@ if not Doc.has_extension("kg_title"):
 
 _SUBJECTS = {"we", "paper", "work", "study", "article", "i"}
 _APPOSITION_ARTICLES = {"a", "an", "the"}
-_OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
 _WE = {"we", "our", "this"}
 _PRETRAINED = {"language", "foundation", "pretrained", "pre-trained", "vision-language", "multimodal"}
 
@@ -167,7 +166,7 @@ class ProposalFinder:
             return self._described_by_preceding(doc, ent) or description, "naming"
         if has_subject and self._object_of_proposing_verb(doc, before, ent, entities):
             return description or self._described_by_preceding(doc, ent), "verb"
-        if lowers[-2:] in _OUR_NEW:
+        if lowers[-2:] in OUR_NEW:
             return description, "our"
         if description and (ent.start == sent.start or lowers[-1:] == ["("]) and has_subject:
             return description, "apposition"
