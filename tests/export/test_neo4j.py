@@ -21,12 +21,6 @@ from kg.export.neo4j import (
     NODE_LABELS,
     RELATIONSHIP_TYPES,
     Neo4jExportError,
-    _falkordb_escape,
-    _match_node,
-    _match_rel,
-    _message_size,
-    _Planner,
-    _run_statements,
     check_uri,
     connect,
     cypher_literal,
@@ -39,6 +33,9 @@ from kg.export.neo4j import (
     write_cypher_script,
     write_neo4j,
 )
+from kg.export.neo4j.batches import _Planner
+from kg.export.neo4j.falkordb import _falkordb_escape, _message_size
+from kg.export.neo4j.load import _match_node, _match_rel, _run_statements
 
 # ---------------------------------------------------------------- rows (no server)
 
@@ -404,7 +401,7 @@ def test_neo4j_server_killed_mid_load_then_a_rerun_completes(helpers):
 
         from unittest import mock
 
-        with mock.patch("kg.export.neo4j._run_statements", kill_at_the_tenth_batch):
+        with mock.patch("kg.export.neo4j.load._run_statements", kill_at_the_tenth_batch):
             with pytest.raises(Neo4jExportError) as info:
                 write_neo4j(graph, driver, progress=False, batch_size=10, max_retry_time=1)
         message = str(info.value)
@@ -442,7 +439,7 @@ def test_falkordb_unicode_quotes_and_long_values_round_trip(bolt, helpers):
             "RETURN r.evidence_papers AS p, r.evidence_starts AS s"
         ).single()
         # FalkorDB pastes string parameters into the query unescaped: a query of our own
-        # must escape them the way write_neo4j does (see kg.export.neo4j).
+        # must escape them the way write_neo4j does (see kg.export.neo4j.falkordb).
         by_name = session.run(
             "MATCH (m:Method {name: $name}) RETURN m.id AS id",
             name=_falkordb_escape(helpers.NASTY_NAME),
