@@ -22,6 +22,7 @@ from rdflib.namespace import OWL, RDF, RDFS, SH
 
 from kg import schema
 from kg.export import rdf
+from kg.namespace import KGO_IRI
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -216,7 +217,7 @@ def test_shapes_constrain_every_edge_type_to_its_labels(shapes, ontology, kind):
 def test_ontology_readme_maps_every_edge_type_and_label():
     readme = (ROOT / "ontology" / "README.md").read_text("utf-8")
     for kind, iri in rdf.EDGE_PROPERTIES.items():
-        term = "kgo:" + iri.removeprefix(rdf.KGO_IRI)
+        term = "kgo:" + iri.removeprefix(KGO_IRI)
         assert re.search(rf"^\| `{term}` \| `{kind}` \|", readme, re.M), f"{kind}: no row `{term}` | `{kind}`"
     for label in schema.NODE_LABELS:
         assert re.search(rf"^\| `kgo:{label}` \| `{label}` \|", readme, re.M), label
