@@ -1,0 +1,78 @@
+"""Whose a result is and against whom: the Method or Model stating the value (subject) and the one
+it is compared with (baseline)."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span
+
+from kg.extract.results.stretches import _Stretch
+from kg.extract.results.words import _ACTORS, _BASELINE_BEFORE, _FINITE, _PREPOSITIONS, _SCORE_VERBS, _WE
+
+_COMPARE_VERBS = frozenset("improves improve improving improved outperforms outperform outperforming "
+                           "outperformed surpasses surpass surpassing beats beat beating exceeds exceeding".split())
+
+
+def _baseline_marked(doc: Doc, sent: Span, ent: Span) -> bool:
+    """``over X``, ``than X``, ``compared to the previous state-of-the-art X``, ``outperforms X``."""
+    i = ent.start - 1
+    while i >= sent.start and ent.start - i <= 8:
+        word = doc[i].lower_
+        if word in _BASELINE_BEFORE or word in _COMPARE_VERBS:
+            return True
+        if doc[i - 1].text == "-" or (i + 1 < ent.start and doc[i + 1].text == "-"):
+            i -= 1  # inside ``state-of-the-art``
+            continue
+        if word in ("of", "for", "with", "on", "in", "using", "to") and not (
+                i > sent.start and doc[i - 1].lower_ in ("compared", "comparing", "relative", "respect")):
+            return False  # ``improves the accuracy of X``: X is not compared
+        if doc[i].pos_ in ("VERB", "AUX") or doc[i].text == ";" or word in ("while", "which", "that", "but"):
+            return False
+        i -= 1
+    return False
+
+
+def _baseline(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch) -> Span | None:
+    """The actor the value is compared against, in the value's stretch of the sentence."""
+    value = stretch.value
+    marked = [e for e in ents if e.label_ in _ACTORS and stretch.left <= e.start and e.end <= stretch.reach
+              and _baseline_marked(doc, sent, e)
+              and not (e.start >= value.end and any(t.tag_ in _FINITE for t in doc[value.end:e.start]))]
+    if not marked:
+        return None
+    return min(marked, key=lambda e: min(abs(e.start - value.end), abs(value.start - e.end)))
+
+
+def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous: dict | None,
+             main: Span | None) -> Span | None:
+    """The actor stating the value as the subject of its clause (``X achieves``, ``X that reaches``),
+    else the subject of the value before it in the sentence, else the paper's proposal."""
+    value = stretch.value
+    actors = [e for e in ents if e.label_ in _ACTORS and stretch.left <= e.start and e.end <= value.start]
+    for actor in sorted(actors, key=lambda e: -e.start):
+        between = doc[actor.end:value.start]
+        if _in_phrase(doc, sent, actor) and not _relative_clause(between):
+            continue
+        if _baseline_marked(doc, sent, actor) and not _relative_clause(between):
+            continue
+        if any(t.lower_ in _WE for t in between):
+            continue
+        if any(t.tag_ in _FINITE for t in between):
+            return actor
+    if previous is not None:
+        return previous["_subject"]
+    return main
+
+
+def _in_phrase(doc: Doc, sent: Span, actor: Span) -> bool:
+    """The actor is inside a prepositional phrase (``with X``, ``on the X``), not a clause's subject."""
+    i = actor.start - 1
+    while i >= sent.start and doc[i].pos_ in ("DET", "ADJ", "PRON") and actor.start - i <= 3:
+        i -= 1
+    return i >= sent.start and doc[i].lower_ in _PREPOSITIONS
+
+
+def _relative_clause(between: Span) -> bool:
+    """``GPT-4 that achieves 80%``: the value belongs to the actor right before it."""
+    words = [t for t in between if t.text != ","]
+    return len(words) > 1 and words[0].lower_ in ("that", "which", "who") and len(words) <= 4 and \
+        any(t.lower_ in _SCORE_VERBS for t in words)

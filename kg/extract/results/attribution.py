@@ -1,0 +1,115 @@
+"""Step 3: each kept value of a sentence as a result record, its fields attributed by syntax and
+proximity (``respectively`` lists in order, a field the sentence does not state left empty)."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span
+
+from kg.extract.results.actors import _baseline, _baseline_marked, _subject
+from kg.extract.results.candidates import Candidate
+from kg.extract.results.direction import _direction
+from kg.extract.results.metric import _metric
+from kg.extract.results.phrases import _name
+from kg.extract.results.places import _claimed, _in_stretch
+from kg.extract.results.setting import _setting
+from kg.extract.results.stretches import _Stretch, _stretches
+from kg.extract.results.values import parse_value
+from kg.extract.results.words import _ACTORS, _FINITE
+
+
+def _respectively(doc: Doc, sent: Span, ents: list[Span], values: list[Span]) -> dict[str, list[Span]]:
+    """``X, Y and Z reach 67%, 87% and 94%, respectively``: for each kind of entity listed once per
+    value, just before the values or just after them, the list in order."""
+    if len(values) < 2 or not any(t.lower_ == "respectively" for t in sent):
+        return {}
+    found = {}
+    for kind, labels in (("metric", ("Metric",)), ("dataset", ("Dataset",)), ("task", ("Task",)),
+                         ("subject", _ACTORS)):  # subjects come before their values
+        listed = [e for e in ents if e.label_ in labels and not (kind == "subject" and _baseline_marked(doc, sent, e))]
+        after = [e for e in listed if e.start >= values[-1].end][:len(values)]
+        before = [e for e in listed if e.end <= values[0].start][-len(values):]
+        for group in ((before,) if kind == "subject" else (after, before)):
+            if len(group) == len(values) and len({e.text.lower() for e in group}) == len(group) and all(
+                    _list_gap(doc[a.end:b.start]) for a, b in zip(group, group[1:])):
+                found[kind] = group
+                break
+    return found
+
+
+def _list_gap(gap: Span) -> bool:
+    """What may stand between two items of a list: commas, ``and``, ``or``, a few plain words."""
+    return len(gap) <= 4 and not any(t.tag_ in _FINITE or t.lower_ in ("while", "which", "that", "but", ";")
+                                     for t in gap)
+
+
+def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], main: Span | None) -> list[dict]:
+    results: list[dict] = []
+    previous: dict | None = None
+    stretches = _stretches(doc, sent, kept)
+    listed = _respectively(doc, sent, ents, [s.value for s in stretches if s is not None]) \
+        if all(s is not None for s in stretches) else {}
+    metrics = [_metric(doc, sent, ents, s) if s is not None else (None, None, None) for s in stretches]
+    claimed = {label: _claimed(ents, label, stretches) for label in ("Dataset", "Task")}
+    for n, (cand, stretch) in enumerate(zip(kept, stretches)):
+        value_text, number, unit, delta = parse_value(cand.text, cand.kind)
+        if stretch is None:
+            continue
+        metric_span, metric_name, change = _metric_of(n, stretches, metrics, listed, previous)
+        baseline = _baseline(doc, sent, ents, stretch)
+        subject = listed["subject"][n] if "subject" in listed else \
+            _subject(doc, sent, ents, stretch, previous, main)
+        if baseline is not None and subject is not None and baseline.text.lower() == subject.text.lower():
+            baseline = None
+        if change is not None and delta is None and cand.kind != "paren":
+            delta, number = value_text, None  # ``improves accuracy by 5%``: the 5% is a change
+        result = {
+            "value": value_text,
+            "number": number,
+            "unit": unit,
+            "delta": delta,
+            "start": cand.start,
+            "end": cand.end,
+            "sentence": (sent.start_char, sent.end_char),
+            "metric": metric_name,
+            "metric_entity": _offsets(metric_span),
+            "subject": _offsets(subject),
+            "dataset": _offsets(_place(ents, "Dataset", n, stretch, listed, claimed)),
+            "task": _offsets(_place(ents, "Task", n, stretch, listed, claimed)),
+            "baseline": _offsets(baseline),
+            "direction": _direction(metric_name, change),
+            "setting": _setting(sent, ents),
+        }
+        results.append(result)
+        previous = {**result, "_metric": metric_span, "_subject": subject, "_change": change}
+    return results
+
+
+def _metric_of(n: int, stretches: list[_Stretch | None], metrics: list[tuple], listed: dict[str, list[Span]],
+               previous: dict | None) -> tuple:
+    """The n-th value's ``(entity, name, change)``: a ``respectively`` list's, else its own, else that
+    of the value coordinated after it (``98% and 93% sequential encoding performance``), else the
+    previous value's (``by 1.8% in X and up to 8% in Y``: both changes)."""
+    metric_span, metric_name, change = metrics[n]
+    if "metric" in listed:
+        metric_span = listed["metric"][n]
+        metric_name = _name(metric_span)
+    following = stretches[n + 1] if n + 1 < len(stretches) else None
+    if metric_name is None and following is not None and following.reach == stretches[n].reach and \
+            metrics[n + 1][1] is not None:
+        metric_span, metric_name = metrics[n + 1][:2]
+    if metric_name is None and previous is not None:
+        metric_span, metric_name = previous["_metric"], previous["metric"]
+        change = change or previous["_change"]
+    return metric_span, metric_name, change
+
+
+def _place(ents: list[Span], label: str, n: int, stretch: _Stretch, listed: dict[str, list[Span]],
+           claimed: dict[str, set]) -> Span | None:
+    """The n-th value's Dataset or Task: a ``respectively`` list's, else the one of its stretch."""
+    if label.lower() in listed:
+        return listed[label.lower()][n]
+    return _in_stretch(ents, label, stretch, claimed[label])
+
+
+def _offsets(span: Span | None) -> tuple[int, int] | None:
+    return (span.start_char, span.end_char) if span is not None else None

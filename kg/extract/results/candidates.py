@@ -1,0 +1,81 @@
+"""Step 1: the numbers of a sentence that may state a result, by their shape and what is next to
+them; a number inside a name (``GPT-4``) is none."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spacy.tokens import Doc, Span
+
+from kg.extract.results.values import VALUE
+from kg.extract.results.words import _METRIC_GLUE, _SCORE_VERBS
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A number that may state a result: its char span in the doc and its shape."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # from, arrow, paren, range, factor, magnitude, signed, unit, bare
+
+
+_VALUE_METRIC_GLUE = frozenset("in of % points point higher lower better absolute relative improvement gain "
+                               "increase average mean".split())
+
+
+def result_candidates(doc: Doc, sent: Span, entities: list[Span]) -> list[Candidate]:
+    """The numbers of one sentence that may state a result (shape only; step 1 of the module)."""
+    text, offset = sent.text, sent.start_char
+    metrics = [e for e in entities if e.label_ == "Metric"]
+    found: list[Candidate] = []
+    for match in VALUE.finditer(text):
+        kind = next(k for k, v in match.groupdict().items() if v is not None)
+        start, end = offset + match.start(), offset + match.end()
+        if any(e.start_char <= start < e.end_char or e.start_char < end <= e.end_char for e in entities):
+            continue  # a number inside a name (GPT-4, ResNet-50, 8x7B)
+        if kind == "bare" and not (_next_to_metric(doc, start, end, metrics) or _after_score_verb(doc, start, end)
+                                   or _listed_after(doc, start, found)):
+            continue
+        found.append(Candidate(start, end, match.group(0), kind))
+    return found
+
+
+def _listed_after(doc: Doc, start: int, found: list[Candidate]) -> bool:
+    """``FID of 2.97 on CIFAR-10 and 5.80 on CelebA``: a bare number listed after a score."""
+    value = _tokens(doc, start, start + 1)
+    if not found or value is None or value.start == 0 or doc[value.start - 1].lower_ not in ("and", ",", "/"):
+        return False
+    last = _tokens(doc, found[-1].start, found[-1].end)
+    return last is not None and found[-1].kind == "bare" and value.start - last.end <= 12
+
+
+def _tokens(doc: Doc, start: int, end: int) -> Span | None:
+    return doc.char_span(start, end, alignment_mode="expand")
+
+
+def _next_to_metric(doc: Doc, start: int, end: int, metrics: list[Span]) -> bool:
+    """A bare number is a score only next to a metric: ``BLEU 31.5``, ``FID of 5.17``, ``50.9 AP``,
+    ``by 8.0 in average F-score``."""
+    value = _tokens(doc, start, end)
+    if value is None:
+        return False
+    for metric in metrics:
+        if 0 <= value.start - metric.end <= 3 and all(
+            t.lower_ in _METRIC_GLUE or t.is_punct for t in doc[metric.end:value.start]
+        ):
+            return True
+        if 0 <= metric.start - value.end <= 3 and all(t.lower_ in _VALUE_METRIC_GLUE for t in
+                                                       doc[value.end:metric.start]):
+            return True
+    return False
+
+
+def _after_score_verb(doc: Doc, start: int, end: int) -> bool:
+    """``achieves 50.9 (ResNet-50) / 58.1 AP``: a bare number right after a verb of scoring."""
+    value = _tokens(doc, start, end)
+    if value is None or value.start == 0:
+        return False
+    before = doc[max(0, value.start - 2):value.start]
+    return any(t.lower_ in _SCORE_VERBS for t in before)

@@ -1,0 +1,236 @@
+"""What a value measures: a Metric entity bound to it, else the noun phrase it measures, found by
+rules tried in order of trust (:data:`_METRIC_RULES`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spacy.tokens import Doc, Span
+
+from kg.extract.results.direction import _change
+from kg.extract.results.phrases import (
+    _generic_head, _measured_before, _name, _noun_after, _noun_phrase_ending, _noun_phrase_from,
+)
+from kg.extract.results.stretches import _Stretch
+from kg.extract.results.words import (
+    _APPROX_WORDS, _CHANGE_NOUNS, _DOWN, _HIGHER_BETTER, _LOWER_BETTER, _METRIC_GLUE, _OUTPERFORM, _PREPOSITIONS, _UP,
+)
+
+#: Head nouns of a measured quantity the text may not name as a metric (``context length``).
+_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | frozenset(
+    "length lengths horizon window capacity depth width resolution size".split())
+_COMPARATIVES = frozenset("faster quicker fewer less lower higher more smaller larger better".split())
+#: Head nouns of a measure a value can be a share of (``4.55% of its inference cost``).
+_SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
+#: Words that introduce examples of a noun phrase (``gains, namely 5% -> 45.3%``).
+_NAMELY = ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
+#: Words between a margin and its ``by`` (``by a margin of about 5%``).
+_BY_MARGIN = _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}
+
+
+def _gap_ok(gap: Span) -> bool:
+    """Words that may stand between a value and its metric: ``3.4% gain in AP``, ``91% pass@1``."""
+    return all(t.text in "%-/" or t.lower_ in ("in", "of") or t.pos_ in ("ADJ", "NOUN", "PROPN", "NUM")
+               for t in gap)
+
+
+@dataclass(frozen=True)
+class _Context:
+    """A value in its sentence, as the metric rules see it, with the change it states."""
+
+    doc: Doc
+    sent: Span
+    ents: list[Span]
+    metrics: list[Span]
+    stretch: _Stretch
+    change: str | None
+
+    def bound(self, metric: Span) -> tuple:
+        """A Metric entity the value states."""
+        return metric, _name(metric), self.change
+
+    def named(self, phrase: Span | None) -> tuple | None:
+        """A phrase the value measures, named by the Metric entity inside it if any."""
+        if phrase is None:
+            return None
+        inside = next((m for m in self.metrics if m.start < phrase.end and phrase.start < m.end), None)
+        return inside, _name(inside) if inside is not None else _name(phrase), self.change
+
+
+def _metric(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch):
+    """(Metric entity or None, metric name or None, ``up``/``down`` if the value is a stated change):
+    the first of :data:`_METRIC_RULES` that finds one."""
+    metrics = [e for e in ents if e.label_ == "Metric"]
+    context = _Context(doc, sent, ents, metrics, stretch, _change(doc, sent, stretch.value, stretch.left))
+    for rule in _METRIC_RULES:
+        found = rule(context)
+        if found is not None:
+            return found
+    return None, None, context.change
+
+
+def _metric_right_after(c: _Context) -> tuple | None:
+    """``50.9 AP``, ``3.4% gain in AP``, ``91% pass@1 accuracy``: a Metric entity just after the value."""
+    value = c.stretch.value
+    for metric in c.metrics:
+        if 0 <= metric.start - value.end <= 4 and _gap_ok(c.doc[value.end:metric.start]):
+            return c.bound(metric)
+    return None
+
+
+def _comparative(c: _Context) -> tuple | None:
+    """``2.45x faster inference time``, ``5.9x fewer parameters``: the nouns after a comparative;
+    ``3x faster`` alone is a speed-up."""
+    doc, after = c.doc, c.stretch.value.end
+    if after >= c.sent.end or doc[after].lower_ not in _COMPARATIVES:
+        return None
+    faster = doc[after].lower_ in ("faster", "quicker")
+    phrase = _noun_phrase_from(doc, c.sent, after + 1)
+    if phrase is not None and (not faster or c.named(phrase)[0] is not None):
+        return c.named(phrase)
+    return (None, "speedup", "up") if faster else None
+
+
+def _nouns_right_after(c: _Context) -> tuple | None:
+    """``by 10.86% accuracy points``: a noun right after the value says what it measures."""
+    phrase = _noun_after(c.doc, c.sent, c.stretch.value)
+    return (None, phrase, c.change) if phrase else None
+
+
+def _share_of(c: _Context) -> tuple | None:
+    """``at 4.55% of its inference cost``: a share of a measure."""
+    doc, sent, value = c.doc, c.sent, c.stretch.value
+    if value.end + 1 >= sent.end or doc[value.end].lower_ != "of":
+        return None
+    i = value.end + 1
+    while i < sent.end and doc[i].pos_ in ("DET", "PRON"):
+        i += 1
+    measure = _noun_phrase_from(doc, sent, i)
+    if measure is not None and (c.named(measure)[0] is not None or measure[-1].lower_ in _SHARED_MEASURES):
+        return c.named(measure)
+    return None
+
+
+def _speed_up(c: _Context) -> tuple | None:
+    """``speeds up decoding by 1.8x``: a speed-up."""
+    return (None, "speedup", "up") if _sped_up(c.doc, c.sent, c.stretch.value) else None
+
+
+def _changed_before(c: _Context) -> tuple | None:
+    """``reduces question count by 20%``, ``improves accuracy by 5%``: what the value changes."""
+    return c.named(_measured_before(c.doc, c.sent, c.ents, c.stretch.value))
+
+
+def _metric_right_before(c: _Context) -> tuple | None:
+    """``AP of 50.9``, ``BLEU 31.5``, ``accuracy: 91%``: a Metric entity just before the value."""
+    value = c.stretch.value
+    for metric in sorted(c.metrics, key=lambda m: -m.end):
+        gap = c.doc[metric.end:value.start]
+        if 0 <= value.start - metric.end <= 4 and all(t.lower_ in _METRIC_GLUE or t.text in ":=(" for t in gap):
+            return c.bound(metric)
+    return None
+
+
+def _object_of_change(c: _Context) -> tuple | None:
+    """``improves AP on LVIS rare classes ... from 31.2% to 44.6%``, ``extends the context length
+    from 4K to 32K``: the object of the nearest change verb before the value."""
+    doc, value = c.doc, c.stretch.value
+    verb = next((i for i in range(value.start - 1, c.stretch.left - 1, -1) if doc[i].pos_ == "VERB" and (
+        doc[i].lower_ in _UP or doc[i].lower_ in _DOWN or doc[i].lower_.startswith("extend"))), None)
+    if verb is None:
+        return None
+    hit = next((m for m in c.metrics if 0 < m.start - verb <= 3), None)
+    if hit is not None:
+        return c.bound(hit)
+    j = verb + 1
+    while j < value.start and doc[j].pos_ == "DET":
+        j += 1
+    measure = _noun_phrase_from(doc, c.sent, j)
+    return c.named(measure) if measure is not None and measure[-1].lower_ in _MEASURES else None
+
+
+def _of_before(c: _Context) -> tuple | None:
+    """``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``."""
+    doc, sent = c.doc, c.sent
+    i = c.stretch.value.start - 1
+    while i > sent.start and doc[i].lower_ in _APPROX_WORDS:
+        i -= 1
+    if i <= sent.start or doc[i].lower_ != "of":
+        return None
+    found = c.named(_noun_phrase_ending(doc, sent, i))
+    return found if found is not None and not _generic_head(found[1]) else None
+
+
+def _in_terms_of(c: _Context) -> tuple | None:
+    """``by 2.4% in terms of F1-score``."""
+    doc = c.doc
+    for i in range(c.stretch.value.end, c.stretch.reach - 2):
+        if doc[i].lower_ == "terms" and doc[i - 1].lower_ == "in" and doc[i + 1].lower_ == "of":
+            hit = next((m for m in c.metrics if m.start == i + 2), None)
+            if hit is not None:
+                return c.bound(hit)
+    return None
+
+
+def _illustrated(c: _Context) -> tuple | None:
+    """``large performance gains, namely 5% -> 45.3%``: the noun phrase the values illustrate
+    (``gains with Best-of-N, namely``: the phrase before ``with``)."""
+    doc, sent, value = c.doc, c.sent, c.stretch.value
+    i = value.start - 1
+    while i > c.stretch.left and (doc[i].lower_ in _NAMELY or doc[i].lower_ == "as" or doc[i].text in ",:("):
+        i -= 1
+    if i >= value.start - 1 or not any(t.lower_ in _NAMELY for t in doc[i + 1:value.start]):
+        return None
+    inside = next((e for e in c.ents if e.start <= i < e.end), None)
+    if inside is not None and inside.start > sent.start and doc[inside.start - 1].lower_ in _PREPOSITIONS:
+        i = inside.start - 2
+    phrase = _noun_phrase_ending(doc, sent, i + 1)
+    if phrase is None:
+        return None
+    core = [t for t in phrase if not _CHANGE_NOUNS.match(t.text)]
+    if core and core[-1].pos_ in ("NOUN", "PROPN") and not _generic_head(core[-1].text):
+        return c.named(doc[core[0].i:core[-1].i + 1])
+    return None
+
+
+def _outperforms_by(c: _Context) -> tuple | None:
+    """``outperforms X by 5%``: an improvement over X."""
+    doc, value, left = c.doc, c.stretch.value, c.stretch.left
+    i = value.start - 1
+    while i > left and doc[i].lower_ in _BY_MARGIN:
+        i -= 1
+    by = doc[value.start - 1].lower_ in ("by", "of") or any(t.lower_ == "by" for t in doc[i:value.start])
+    if by and any(t.lower_ in _OUTPERFORM for t in doc[left:i + 1]):
+        return None, "improvement", "up"
+    return None
+
+
+def _before_parenthesis(c: _Context) -> tuple | None:
+    """``performance (1% - 2% improvements)``: the noun before the parenthesis."""
+    doc, sent, value = c.doc, c.sent, c.stretch.value
+    if value.start - 1 <= sent.start or doc[value.start - 1].text != "(":
+        return None
+    words = _noun_phrase_ending(doc, sent, value.start - 1)
+    if words is None or (words.start > sent.start and (
+            doc[words.start - 1].lower_ in _PREPOSITIONS or doc[words.start - 1].pos_ == "NUM")):
+        return None
+    return c.named(words)
+
+
+#: How a value's metric is found, in order of trust; each rule returns ``(entity, name, change)`` or None.
+_METRIC_RULES = (_metric_right_after, _comparative, _nouns_right_after, _share_of, _speed_up, _changed_before,
+                 _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _outperforms_by,
+                 _before_parenthesis)
+
+
+def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:
+    """``speed up X by``, ``accelerates X by``: the value is a speed-up."""
+    i = value.start - 1
+    while i > sent.start and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "factor", "of"}:
+        if doc[i].lower_ == "by":
+            window = doc[max(sent.start, i - 6):i]
+            return any(t.lower_.startswith("accelerat") and t.pos_ == "VERB" for t in window) or any(
+                t.lower_ in ("speeds", "speed", "speeding") and t.i + 1 < i and doc[t.i + 1].lower_ == "up"
+                for t in window)
+        i -= 1
+    return False

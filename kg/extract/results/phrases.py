@@ -1,0 +1,166 @@
+"""The noun phrases around a value that say what it measures (``77.3% training time``,
+``reduces question count by 20%``), and the generic ones that say nothing (``the baselines``)."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span, Token
+
+from kg.extract.results.words import (
+    _ACTORS, _APPROX_WORDS, _BASELINE_BEFORE, _CHANGE_NOUNS, _DOWN, _OUTPERFORM, _PREPOSITIONS, _UP,
+)
+
+_COUNT_NOUNS = frozenset("number amount fraction percentage share proportion count".split())
+_GENERIC_HEADS = frozenset("result results method methods baseline baselines approach approaches model models "
+                           "art work works competitor competitors technique techniques counterpart "
+                           "counterparts state sota algorithm algorithms".split())
+
+
+def _generic_head(phrase: str) -> bool:
+    """``the state-of-the-art methods``, ``the best published result``: what is compared, not a metric."""
+    words = phrase.lower().split()
+    return not words or words[-1] in _GENERIC_HEADS
+
+
+def _noun_phrase_from(doc: Doc, sent: Span, i: int) -> Span | None:
+    """The nouns starting at token ``i`` (``total model parameters``)."""
+    end = i
+    while end < sent.end and end - i < 5 and (doc[end].pos_ in ("NOUN", "PROPN", "ADJ") or doc[end].text == "-"):
+        end += 1
+    while end > i and doc[end - 1].pos_ == "ADJ":
+        end -= 1
+    return doc[i:end] if end > i and doc[end - 1].pos_ in ("NOUN", "PROPN") else None
+
+
+def _name(span: Span) -> str:
+    return " ".join(span.text.split())
+
+
+def _noun_phrase_ending(doc: Doc, sent: Span, end: int) -> Span | None:
+    first = end
+    while first > sent.start and end - first < 5 and doc[first - 1].pos_ in ("NOUN", "PROPN", "ADJ"):
+        first -= 1
+    while first < end and doc[first].pos_ == "ADJ":
+        first += 1
+    return doc[first:end] if first < end else None
+
+
+def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
+    """``77.3% training time``, ``1.7x inference throughput speedup``, ``43% relative improvement``,
+    ``3.4% gain in AP``: the nouns right after the value; a lone change noun (``increase``) names
+    no metric."""
+    words = _measure_words(doc[value.end:min(sent.end, value.end + 6)])
+    if not words:
+        return None
+    text = " ".join(t.text for t in words).replace(" - ", "-")
+    measured = _in_or_of(doc, sent, words[-1].i + 1)
+    if measured:
+        return measured
+    core = [t for t in words if not _CHANGE_NOUNS.match(t.text)]
+    if not core:
+        return _singular(text)  # ``a 10% improvement``: an improvement, of what the text does not say
+    if len(core) < len(words) and core[-1].pos_ in ("NOUN", "PROPN"):
+        return " ".join(t.text for t in core if t.lower_ not in _QUALIFIERS) or text
+    return text  # ``43% relative improvement``
+
+
+#: Words after a value that end the phrase it measures (``5% on X``, ``5% than X``, ``5% and 7%``).
+_PHRASE_ENDS = _PREPOSITIONS | {"than", "and", "or", "vs", "vs.", "versus"}
+#: Words that qualify a change, not the measure (``43% relative improvement``).
+_QUALIFIERS = ("relative", "absolute", "average", "overall")
+
+
+def _measure_words(following: Span) -> list[Token]:
+    """The nouns at the start of ``following`` (adjectives and participles inside), without the
+    adjectives at the end and the units, participles and comparatives at the start
+    (``25x reduced overhead``, ``5% higher accuracy``: the overhead, the accuracy)."""
+    words = []
+    for token in following:
+        if token.lower_ in _PHRASE_ENDS or not _in_measure(token, words):
+            break
+        words.append(token)
+    while words and (words[-1].pos_ == "ADJ" or words[-1].text == "-"):
+        words.pop()
+    while words and (words[0].tag_ in ("VBN", "JJR") and len(words) > 1 or words[0].lower_ in ("%", "points", "point")
+                     or not any(c.isalpha() for c in words[0].text)):
+        words.pop(0)
+    return words
+
+
+def _in_measure(token: Token, words: list[Token]) -> bool:
+    """Whether the token continues the nouns after a value: a noun, adjective or hyphen, a gerund
+    after them (``inference time``, ``training``), a change participle first (``reduced``)."""
+    return token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-" or (bool(words) and token.tag_ == "VBG") or (
+        not words and token.tag_ == "VBN" and token.lower_ in _UP | _DOWN)
+
+
+def _singular(text: str) -> str:
+    from kg.ids import singular_name
+
+    return singular_name(text)
+
+
+def _in_or_of(doc: Doc, sent: Span, i: int) -> str | None:
+    """``gain in AP``: the noun phrase after ``in`` / ``of`` following a change noun."""
+    if i >= sent.end or doc[i].lower_ not in ("in", "of") or not _CHANGE_NOUNS.match(doc[i - 1].text):
+        return None
+    words = []
+    for token in doc[i + 1:min(sent.end, i + 6)]:
+        if token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-":
+            words.append(token)
+            continue
+        if token.pos_ == "DET" and not words:
+            continue
+        break
+    while words and words[-1].pos_ == "ADJ":
+        words.pop()
+    return " ".join(t.text for t in words).replace(" - ", "-") or None
+
+
+def _measured_before(doc: Doc, sent: Span, ents: list[Span], value: Span) -> Span | None:
+    """``reduces KV cache memory usage by up to 75%``, ``reduces the WER of X by 6.3 points``: the
+    noun phrase before *by* (the first of ``A of B``); none when it is what is compared
+    (``outperforms the state-of-the-art methods by 5%``)."""
+    i = value.start - 1
+    while i > sent.start and doc[i].lower_ in _BY_WORDS:
+        if doc[i].lower_ == "by" and doc[i - 1].lower_ not in ("factor", "a"):
+            return _measured_by(doc, sent, ents, i)
+        i -= 1
+    return None
+
+
+#: Words between a value and the *by* before it (``by a factor of up to``).
+_BY_WORDS = _APPROX_WORDS | {"by", "of", "a", "an", "the", "factor", "on", "average", "than", "more", "to", "up"}
+
+
+def _measured_by(doc: Doc, sent: Span, ents: list[Span], by: int) -> Span | None:
+    """The noun phrase before the *by* at token ``by``, none when it is what is compared
+    (``outperforms X by``, ``improves Deformable DETR by``)."""
+    phrase = _noun_phrase_ending(doc, sent, by)
+    if phrase is None:
+        return None
+    phrase, first = _first_of(doc, sent, phrase)
+    before = doc[first - 1].lower_ if first > sent.start else ""
+    if before in _OUTPERFORM or before in _BASELINE_BEFORE or _generic_head(phrase.text) or any(
+            e.label_ in _ACTORS and e.start < phrase.end <= e.end for e in ents):
+        return None
+    return phrase
+
+
+def _first_of(doc: Doc, sent: Span, phrase: Span) -> tuple[Span, int]:
+    """The phrase, or in ``A of phrase`` the A (``the WER of the model``; ``the number of steps``
+    whole), with the token its determiners start at."""
+    first = _determiners_before(doc, sent, phrase.start)
+    if first > sent.start + 1 and doc[first - 1].lower_ == "of":
+        head = _noun_phrase_ending(doc, sent, first - 1)
+        if head is not None and head.text.lower() in _COUNT_NOUNS:
+            return doc[head.start:phrase.end], head.start
+        if head is not None:
+            return head, _determiners_before(doc, sent, head.start)
+    return phrase, first
+
+
+def _determiners_before(doc: Doc, sent: Span, start: int) -> int:
+    """Where the phrase at token ``start`` begins with its determiners (``the``, ``a``)."""
+    while start > sent.start and doc[start - 1].pos_ == "DET":
+        start -= 1
+    return start
