@@ -159,7 +159,7 @@ def type_of_phrase(span: Span, vocabulary: Vocabulary) -> str | None:
         "learned_priority": 1.5,
         "rule_phrases": True,
         "model": "entities.npz",
-        "threshold": 0.5,
+        "threshold": 0.6,
     },
 )
 def make_entity_recognizer(
@@ -200,7 +200,7 @@ class EntityRecognizer:
         learned_priority: float = 1.5,
         rule_phrases: bool = True,
         model: str = "",
-        threshold: float = 0.5,
+        threshold: float = 0.6,
     ) -> None:
         self.spans_key = spans_key
         self.catalogue_key = catalogue_key
@@ -235,11 +235,12 @@ class EntityRecognizer:
             *self._names(doc),
             *self._before_dataset_heads(doc),
             *self._emphasized(doc),
+            *self._introduced_phrases(doc),
             *(self._title_phrases(doc) if self.rule_phrases else ()),
             *(self._head_phrases(doc) if self.rule_phrases else ()),
         ]
         _label_as_learned(candidates, learned)
-        _favour_whole_emphasis(candidates, learned)
+        _favour_whole_emphasis(doc, candidates, learned)
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
         chosen = self._non_overlapping(doc, candidates)
         self._type_from_context(doc, chosen)
@@ -268,6 +269,52 @@ class EntityRecognizer:
             if span[-1].pos_ in ("NOUN", "PROPN") or is_name_like(span.text, self.vocab):
                 yield Candidate(span.start, span.end, type_of_phrase(span, self.vocab), PRIORITY_TITLE,
                                 source="emphasis")
+
+    def _introduced_phrases(self, doc: Doc):
+        """The noun phrase a paper introduces, whatever its case: ``we introduce mixed-play``,
+        ``a method called achievement distillation``, ``we propose a weight-momentum joint
+        shrinking method``; the learned decision says which are names."""
+        for token in doc[:-1]:
+            word = token.lower_
+            slot = word in self.vocab.naming_words or (
+                word in self.vocab.propose_verbs and token.tag_ in ("VBP", "VBZ", "VBD", "VB"))
+            if not slot:
+                continue
+            start, end = self._introduced_at(doc, token.i + 1)
+            if self._is_kind_only(doc[start:end]) and end + 1 < len(doc) and doc[end].text == ",":
+                start, end = self._introduced_at(doc, end + 1)  # a novel architecture, Tandem transformers
+            if end - start > 1 and self._is_kind_only(doc[end - 1:end]) and not (
+                    doc[end - 2].pos_ == "ADJ" and doc[end - 2].text.islower()):
+                end -= 1  # a weight-momentum joint shrinking method
+            if end > start and not self._is_kind_only(doc[start:end]):
+                yield Candidate(start, end, type_of_phrase(doc[start:end], self.vocab), PRIORITY_TITLE,
+                                source="introduced")
+
+    def _introduced_at(self, doc: Doc, start: int) -> tuple[int, int]:
+        """The noun phrase from ``start``, without its article and generic words (``a novel``)."""
+        while start < len(doc) and (doc[start].lower_ in self.vocab.generic_modifiers
+                                    or doc[start].tag_ in ("DT", "PRP$")):
+            start += 1
+        end = start
+        while end < len(doc) and end - start <= self.max_phrase_tokens and self._in_introduced(doc, end):
+            end += 1
+        while end > start and not (doc[end - 1].pos_ in ("NOUN", "PROPN") or doc[end - 1].tag_ == "VBG"):
+            end -= 1
+        return (start, end) if end - start <= self.max_phrase_tokens + 1 else (start, start)
+
+    def _in_introduced(self, doc: Doc, i: int) -> bool:
+        """A word of an introduced noun phrase: a noun, adjective or participle, or a joining hyphen."""
+        token = doc[i]
+        if token.text in ("-", "+") and token.whitespace_ == "" and i > 0 and doc[i - 1].whitespace_ == "":
+            return True
+        if token.is_punct or token.is_stop or token.like_num:
+            return False
+        return token.pos_ in ("NOUN", "PROPN", "ADJ") or token.tag_ in ("VBG", "VBN")
+
+    def _is_kind_only(self, span: Span) -> bool:
+        """``a framework``, ``an efficient method``: a kind word and generic words, no name."""
+        return all(t.lower_ in self.vocab.generic_heads or t.lower_ in self.vocab.generic_modifiers
+                   or singular_name(t.lower_) in self.vocab.generic_heads for t in span)
 
     def _redefined(self, doc: Doc) -> set[str]:
         """Catalogue acronyms the text defines as something else: ``SAM`` for sharpness-aware
@@ -337,6 +384,7 @@ class EntityRecognizer:
 
     def _defined(self, doc: Doc):
         at = self._catalogue_at(doc)
+        learned_at = {(s.start, s.end): s.label_ for s in doc.spans.get(self.learned_key, [])}
         for s_start, s_end, l_start, l_end in doc._.kg_abbreviations:
             short = doc.char_span(s_start, s_end, alignment_mode="expand")
             long = doc.char_span(l_start, l_end, alignment_mode="expand")
@@ -351,8 +399,10 @@ class EntityRecognizer:
             label = label or type_of_phrase(long, self.vocab)
             bold = any(l_start <= s < l_end for s, _, kind in doc._.kg_emphasis if kind != "quoted")
             if label is None and not bold and not any(t.text[:1].isupper() for t in long if t.is_alpha):
-                self._blocked.add(short.text)
-                continue
+                label = learned_at.get((short.start, short.end)) or learned_at.get((long.start, long.end))
+                if label is None:
+                    self._blocked.add(short.text)
+                    continue
             yield Candidate(short.start, short.end, label, PRIORITY_DEFINED)
             yield Candidate(long.start, long.end, label, PRIORITY_DEFINED)
 
@@ -806,14 +856,28 @@ def _label_as_learned(candidates: list[Candidate], learned: list[Candidate]) -> 
             c.label = by_extent[(c.start, c.end)]
 
 
-def _favour_whole_emphasis(candidates: list[Candidate], learned: list[Candidate]) -> None:
-    """The authors set the whole name in italics (_filter SBI_): it wins over a shorter name inside."""
-    inner = [(c.start, c.end) for c in [*candidates, *learned]
-             if c.source != "emphasis" and c.priority < PRIORITY_DEFINED]
+def _favour_whole_emphasis(doc: Doc, candidates: list[Candidate], learned: list[Candidate]) -> None:
+    """The authors set the whole name in italics (_filter SBI_), or introduce it whole (``we
+    introduce KL-masking``, ``Tandem transformers``): it wins over a shorter name inside."""
+    whole = ("emphasis", "introduced")
+    inner = [c for c in [*candidates, *learned] if c.source not in whole and c.priority < PRIORITY_DEFINED]
     for c in candidates:
-        if c.source == "emphasis" and any(c.start <= s and e <= c.end and e - s < c.end - c.start
-                                          for s, e in inner):
+        inside = [i for i in inner if c.start <= i.start and i.end <= c.end and i.end - i.start < c.end - c.start]
+        if c.source == "introduced" and any(i.priority >= PRIORITY_NAME and _described(doc, i, c) for i in inside):
+            continue
+        if c.source in whole and inside:
             c.priority = PRIORITY_NAME + 0.5
+
+
+def _described(doc: Doc, name: Candidate, phrase: Candidate) -> bool:
+    """The name stands by itself and the other words of the phrase describe it: ``a neural
+    LSEnet``, ``the AtSpeed-S optimization objective``; not ``KL-masking`` (glued) or
+    ``Tandem transformers`` (a plain word that needs its head)."""
+    if name.end == phrase.end:
+        return True
+    words = doc[name.start:name.end]
+    plain = len(words) == 1 and words[0].is_title and words[0].is_alpha
+    return bool(doc[name.end - 1].whitespace_) and not plain
 
 
 def candidate_groups(doc: Doc, chosen: list[Candidate]) -> dict[str, list[Candidate]]:

@@ -255,7 +255,7 @@ def _variant_features(a: Span, b: Span, types: str) -> list[str]:
     assigns=["doc._.kg_relations"],
     requires=["doc.spans"],
     default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "relations.npz",
-                    "threshold": 0.5, "max_subjects": 1},
+                    "threshold": 0.6, "max_subjects": 1},
 )
 def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
                          threshold: float, max_subjects: int):
@@ -265,7 +265,7 @@ def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key:
 
 class RelationFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, model: str = "relations.npz",
-                 threshold: float = 0.5, max_subjects: int = 1) -> None:
+                 threshold: float = 0.6, max_subjects: int = 1) -> None:
         self.spans_key = spans_key
         self.proposed_key = proposed_key
         self.threshold = threshold

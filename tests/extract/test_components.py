@@ -240,6 +240,60 @@ def test_an_emphasised_name_wins_over_a_shorter_name_inside_it(nlp):
     assert "sieve QBX" in texts and "QBX" not in texts, texts
 
 
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("To this end, we introduce florp-masking, which hides the risky tokens.", "florp-masking"),
+        ("We propose a novel contrastive method, called quandle distillation, for agents.", "quandle distillation"),
+        ("We propose a weight-plume joint shrinking method to reduce checkpoints.", "weight-plume joint shrinking"),
+        ("We introduce a novel architecture, Zibber transformers, to address these issues.", "Zibber transformers"),
+    ],
+)
+def test_the_phrase_a_paper_introduces_is_a_candidate_whole(nlp, text, phrase):
+    picked = {t for t, _ in chosen(nlp, text)}
+    assert phrase in picked, picked
+    assert not any(t != phrase and t in phrase for t in picked), picked  # no shorter piece of it
+
+
+@pytest.mark.parametrize("text", [
+    "We propose a novel framework for tabular learning.",
+    "We propose to study the effect of noise.",
+])
+def test_a_kind_word_alone_is_not_an_introduced_name(nlp, text):
+    doc = nlp.make_doc(text)
+    for name, component in nlp.pipeline:
+        if name == "kg_entities":
+            break
+        doc = component(doc)
+    assert list(nlp.get_pipe("kg_entities")._introduced_phrases(doc)) == []
+
+
+def test_a_name_at_the_head_of_an_introduced_phrase_stays_the_name(nlp):
+    picked = {t for t, _ in chosen(nlp, "Furthermore, we design a neural QuorbNet in the hyperbolic space.")}
+    assert "QuorbNet" in picked and "neural QuorbNet" not in picked, picked
+
+
+def test_a_lower_case_definition_the_recogniser_types_is_not_blocked(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.entities import Candidate
+
+    doc = nlp.make_doc("We introduce drift-encoded neural operators (dreNOs), a suite of operators for flows.")
+    for name, component in nlp.pipeline:
+        if name == "kg_learned_entities":
+            break
+        doc = component(doc)
+    short = next(t for t in doc if t.text == "dreNOs")
+    recogniser = nlp.get_pipe("kg_entities")
+    recogniser._blocked = set()
+    doc.spans["kg_learned"] = []
+    assert list(recogniser._defined(doc)) == [] and "dreNOs" in recogniser._blocked
+    doc.spans["kg_learned"] = [Span(doc, short.i, short.i + 1, label="Method")]
+    recogniser._blocked = set()
+    found = list(recogniser._defined(doc))
+    assert Candidate(short.i, short.i + 1, "Method", 3) in found and "dreNOs" not in recogniser._blocked
+
+
 def test_capitalised_words_before_a_dataset_word_name_one_dataset(nlp):
     picked = dict(chosen(nlp, "We test on the Brisk Quarry Arena benchmark and the Dapple and Vole Maze suites."))
     assert picked.get("Brisk Quarry Arena") == "Dataset", picked
