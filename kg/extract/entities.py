@@ -397,8 +397,7 @@ class EntityRecognizer:
             match = at.get((short.start_char, short.end_char))
             label = match.label_ if match is not None and _names_entry(long.text, match.id_) else None
             label = label or type_of_phrase(long, self.vocab)
-            bold = any(l_start <= s < l_end for s, _, kind in doc._.kg_emphasis if kind != "quoted")
-            if label is None and not bold and not any(t.text[:1].isupper() for t in long if t.is_alpha):
+            if label is None and not self._names_something(doc, long):
                 label = learned_at.get((short.start, short.end)) or learned_at.get((long.start, long.end))
                 if label is None:
                     self._blocked.add(short.text)
@@ -406,6 +405,12 @@ class EntityRecognizer:
             yield Candidate(short.start, short.end, label, PRIORITY_DEFINED)
             yield Candidate(long.start, long.end, label, PRIORITY_DEFINED)
 
+    @staticmethod
+    def _names_something(doc: Doc, long: Span) -> bool:
+        """An untyped long form still names something when set in bold or capitalised
+        (``Modality kNowledge Alignment``); ``out-of-distribution (OOD)`` does not."""
+        bold = any(long.start_char <= s < long.end_char for s, _, kind in doc._.kg_emphasis if kind != "quoted")
+        return bold or any(t.text[:1].isupper() for t in long if t.is_alpha)
 
     def _naming_slots(self, doc: Doc):
         """Capitalised words where a paper names something, whatever their shape:
