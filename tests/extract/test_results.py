@@ -80,6 +80,11 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("It cuts the number of inference steps by a factor of 32-64.", "a factor of 32-64",
          "number of inference steps"),
         ("It extends the context length from 128K to 450K.", "128K -> 450K", "context length"),
+        # the metric after the value, not the baseline before it
+        ("We propose Zorblat. Zorblat exceeds prior agents by 4% for the success rate.", "4%", "success rate"),
+        ("We propose Zorblat. It surpasses earlier neural policies by 12% on the F1 score.", "12%", "F1 score"),
+        # a phrase never starts inside a compound (not "art score")
+        ("We propose Zorblat. Its BLEU score surpasses the state-of-the-art score by 9%.", "9%", "improvement"),
     ],
 )
 def test_the_metric_is_what_the_value_measures(nlp, text, value, metric):

@@ -39,6 +39,9 @@ def _noun_phrase_ending(doc: Doc, sent: Span, end: int) -> Span | None:
     first = end
     while first > sent.start and end - first < 5 and doc[first - 1].pos_ in ("NOUN", "PROPN", "ADJ"):
         first -= 1
+    while first - 2 >= sent.start and doc[first - 1].text == "-" and not doc[first - 2].whitespace_ \
+            and not doc[first - 1].whitespace_:
+        first -= 2  # never from inside a compound: ``state-of-the-art score``, not ``art score``
     while first < end and doc[first].pos_ == "ADJ":
         first += 1
     return doc[first:end] if first < end else None
