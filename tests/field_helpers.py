@@ -41,8 +41,8 @@ def _key(data: Path) -> str:
         stat = (data / name).stat()
         digest.update(f"{name} {stat.st_size} {int(stat.st_mtime)}".encode())
     package = ROOT / "kg"
-    code = [*(package / "extract").rglob("*"), *(package / "ingest").rglob("*.py"),
-            *(package / n for n in ("resolve.py", "assemble.py", "build.py", "ids.py", "types.py"))]
+    code = [*(package / "extract").rglob("*"), *(package / "ingest").rglob("*.py"), *(package / "build").rglob("*.py"),
+            *(package / n for n in ("resolve.py", "assemble.py", "ids.py", "types.py"))]
     for path in sorted(code):
         if path.is_file() and "__pycache__" not in path.parts:
             digest.update(str(path.relative_to(ROOT)).encode())

@@ -162,7 +162,7 @@ class ClusterGraph:
         self._lap("assemble ranges")
 
     def summarise(self, report) -> None:
-        """Fill a :class:`kg.build.BuildReport` as ``kg.build._summarise`` does from a store."""
+        """Fill a :class:`kg.build.BuildReport` as ``kg.build.report._summarise`` does from a store."""
         labels: Counter = Counter()
         tops = []
         for counted, top in self._tops:

@@ -155,7 +155,7 @@ def test_the_progress_bar_shows_the_total_and_the_time_left(monkeypatch):
 
     from rich.console import Console
 
-    from kg.build import _progress
+    from kg.build.progress import _progress
 
     def render(total):
         buffer = io.StringIO()
