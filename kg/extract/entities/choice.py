@@ -1,0 +1,94 @@
+"""Which candidates stand: generic classes dropped, whole emphasised names favoured, then no two
+overlapping (stronger first, then longer)."""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from spacy.tokens import Doc
+
+from kg.extract.entities.candidate import PRIORITY_CATALOGUE, PRIORITY_DEFINED, PRIORITY_NAME, Candidate
+
+
+class CandidateChoice:
+    """Mixed into :class:`~kg.extract.entities.EntityRecognizer`; reads ``vocab``."""
+
+    def _generic(self, doc: Doc, candidate: Candidate) -> bool:
+        """A generic class (``language model``, ``deep neural network``) is not an entity, unless
+        the text gives it an acronym (``large language models (LLMs)``): then it names a family."""
+        text = doc[candidate.start:candidate.end].text
+        return (candidate.priority < PRIORITY_DEFINED and self.vocab.is_generic_phrase(text)
+                and not self.vocab.is_family(text))
+
+    @staticmethod
+    def _non_overlapping(doc: Doc, candidates: list[Candidate]) -> list[Candidate]:
+        """Stronger first, then longer; a descriptive phrase containing a catalogue match
+        of its own type (``inference latency`` around ``latency``) counts as strong."""
+        _strengthen_around_catalogue(doc, candidates)
+        taken: set[int] = set()
+        chosen: list[Candidate] = []
+        for c in sorted(candidates, key=lambda c: (-c.priority, -(c.end - c.start), c.start)):
+            if c.end <= c.start or any(i in taken for i in range(c.start, c.end)):
+                continue
+            taken.update(range(c.start, c.end))
+            chosen.append(c)
+        return sorted(chosen, key=lambda c: c.start)
+
+
+def _strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
+    """A typed phrase around a catalogue match of its own type, and of no other type, counts
+    as a catalogue match (not ``LAMBADA natural language understanding`` over the dataset)."""
+    catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
+    catalogued.sort(key=lambda c: c.start)
+    starts = [c.start for c in catalogued]
+    for phrase in candidates:
+        if phrase.priority >= PRIORITY_CATALOGUE or not phrase.label:
+            continue
+        # only the matches starting inside the phrase: a long text stays linear
+        first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
+        inside = [c for c in catalogued[first:last] if phrase.start <= c.start and c.end <= phrase.end]
+        if any(c.label != phrase.label for c in inside):
+            continue
+        if any(_stands_for_phrase(doc, c, phrase) for c in inside):
+            phrase.priority = PRIORITY_CATALOGUE
+
+
+def _stands_for_phrase(doc: Doc, match: Candidate, phrase: Candidate) -> bool:
+    """A shorter catalogue match of the phrase's type inside it makes it strong, but not a dataset
+    or model name followed by common words (``HumanEval coding`` benchmark)."""
+    if (match.start, match.end) == (phrase.start, phrase.end):
+        return False
+    return not (match.label in ("Dataset", "Model") and match.start == phrase.start
+                and all(t.is_lower for t in doc[match.end:phrase.end]))
+
+
+def _label_as_learned(candidates: list[Candidate], learned: list[Candidate]) -> None:
+    """An untyped candidate takes the type the recogniser gives the same extent."""
+    by_extent = {(c.start, c.end): c.label for c in learned}
+    for c in candidates:
+        if c.label is None and (c.start, c.end) in by_extent:
+            c.label = by_extent[(c.start, c.end)]
+
+
+def _favour_whole_emphasis(doc: Doc, candidates: list[Candidate], learned: list[Candidate]) -> None:
+    """The authors set the whole name in italics (_filter SBI_), or introduce it whole (``we
+    introduce KL-masking``, ``Tandem transformers``): it wins over a shorter name inside."""
+    whole = ("emphasis", "introduced")
+    inner = [c for c in [*candidates, *learned] if c.source not in whole and c.priority < PRIORITY_DEFINED]
+    for c in candidates:
+        inside = [i for i in inner if c.start <= i.start and i.end <= c.end and i.end - i.start < c.end - c.start]
+        if c.source == "introduced" and any(i.priority >= PRIORITY_NAME and _described(doc, i, c) for i in inside):
+            continue
+        if c.source in whole and inside:
+            c.priority = PRIORITY_NAME + 0.5
+
+
+def _described(doc: Doc, name: Candidate, phrase: Candidate) -> bool:
+    """The name stands by itself and the other words of the phrase describe it: ``a neural
+    LSEnet``, ``the AtSpeed-S optimization objective``; not ``KL-masking`` (glued) or
+    ``Tandem transformers`` (a plain word that needs its head)."""
+    if name.end == phrase.end:
+        return True
+    words = doc[name.start:name.end]
+    plain = len(words) == 1 and words[0].is_title and words[0].is_alpha
+    return bool(doc[name.end - 1].whitespace_) and not plain

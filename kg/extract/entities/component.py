@@ -1,0 +1,142 @@
+"""The registered ``kg_entities`` factory and :class:`EntityRecognizer`: candidates from every rule,
+the choice among them, their types, then the learned decision, into ``doc.spans[spans_key]``."""
+
+from __future__ import annotations
+
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+
+from kg.extract.entities.candidate import Candidate
+from kg.extract.entities.catalogue import CatalogueCandidates
+from kg.extract.entities.choice import CandidateChoice, _favour_whole_emphasis, _label_as_learned
+from kg.extract.entities.context_types import ContextTyping
+from kg.extract.entities.defined import DefinedCandidates
+from kg.extract.entities.features import candidate_groups, entity_features
+from kg.extract.entities.introduced import IntroducedCandidates
+from kg.extract.entities.learned_spans import LearnedCandidates
+from kg.extract.entities.names import NameCandidates
+from kg.extract.entities.phrases import PhraseCandidates
+from kg.extract.linear import LinearModel
+from kg.extract.models import model_path
+from kg.extract.vocabulary import Vocabulary
+
+
+@Language.factory(
+    "kg_entities",
+    assigns=["doc.spans"],
+    requires=["doc._.kg_abbreviations"],
+    default_config={
+        "spans_key": "kg_entities",
+        "catalogue_key": "kg_catalogue",
+        "max_phrase_tokens": 5,
+        "vocabulary": {"@misc": "kg.vocabulary.v1"},
+        "learned_key": "kg_learned",
+        "learned_priority": 1.5,
+        "rule_phrases": True,
+        "model": "entities.npz",
+        "threshold": 0.6,
+    },
+)
+def make_entity_recognizer(
+    nlp: Language,
+    name: str,
+    spans_key: str,
+    catalogue_key: str,
+    max_phrase_tokens: int,
+    vocabulary: Vocabulary,
+    learned_key: str,
+    learned_priority: float,
+    rule_phrases: bool,
+    model: str,
+    threshold: float,
+):
+    return EntityRecognizer(
+        spans_key=spans_key,
+        catalogue_key=catalogue_key,
+        max_phrase_tokens=max_phrase_tokens,
+        vocabulary=vocabulary,
+        learned_key=learned_key,
+        learned_priority=learned_priority,
+        rule_phrases=rule_phrases,
+        model=model,
+        threshold=threshold,
+    )
+
+
+class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates, NameCandidates,
+                       IntroducedCandidates, PhraseCandidates, CandidateChoice, ContextTyping):
+    def __init__(
+        self,
+        *,
+        spans_key: str,
+        catalogue_key: str,
+        max_phrase_tokens: int,
+        vocabulary: Vocabulary,
+        learned_key: str = "kg_learned",
+        learned_priority: float = 1.5,
+        rule_phrases: bool = True,
+        model: str = "",
+        threshold: float = 0.6,
+    ) -> None:
+        self.spans_key = spans_key
+        self.catalogue_key = catalogue_key
+        self.max_phrase_tokens = max_phrase_tokens
+        self.vocab = vocabulary
+        self.learned_key = learned_key
+        self.learned_priority = learned_priority
+        self.rule_phrases = rule_phrases
+        self.threshold = threshold
+        path = model_path(model) if model else None
+        self.decider = LinearModel.load(path) if path is not None and path.is_file() else None
+
+    def __call__(self, doc: Doc) -> Doc:
+        chosen, learned = self.choose(doc)
+        if self.decider is not None:
+            chosen = self._decide(doc, chosen, learned)
+        spans = [
+            Span(doc, c.start, c.end, label=c.label or "Method", kb_id=c.kb_id) for c in chosen
+        ]
+        doc.spans[self.spans_key] = spans
+        return doc
+
+    def choose(self, doc: Doc) -> tuple[list[Candidate], list[Candidate]]:
+        """The candidates the rules choose (typed, not overlapping) and the learned ones."""
+        self._blocked: set[str] = set()
+        self._texts = [t.text for t in doc]
+        self._spaces = [t.whitespace_ for t in doc]
+        learned = list(self._learned(doc))
+        candidates = [
+            *self._catalogue(doc),
+            *self._defined(doc),
+            *self._names(doc),
+            *self._before_dataset_heads(doc),
+            *self._emphasized(doc),
+            *self._introduced_phrases(doc),
+            *(self._title_phrases(doc) if self.rule_phrases else ()),
+            *(self._head_phrases(doc) if self.rule_phrases else ()),
+        ]
+        _label_as_learned(candidates, learned)
+        _favour_whole_emphasis(doc, candidates, learned)
+        candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
+        chosen = self._non_overlapping(doc, candidates)
+        self._type_from_context(doc, chosen)
+        for c in chosen:
+            self._without_kind_word(doc, c)
+        return chosen, learned
+
+    def _decide(self, doc: Doc, chosen: list[Candidate], learned: list[Candidate]) -> list[Candidate]:
+        """The learned last word: per name, keep it (with the type it gives) or drop it."""
+        kept = []
+        learned_at = {(c.start, c.end): c.label for c in learned}
+        groups = candidate_groups(doc, chosen)
+        for group in groups.values():
+            p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, set(groups)))
+            none = self.decider.classes.index("none")
+            if p[none] >= self.threshold and not any(c.coined for c in group):
+                continue  # a word coined where the paper names something stays, whatever the decision
+            p[none] = -1.0
+            label = self.decider.classes[int(p.argmax())]
+            for c in group:
+                c.label = label
+            kept += group
+        return sorted(kept, key=lambda c: c.start)

@@ -1,0 +1,120 @@
+"""The types of the chosen names from their context: a description, the words around them, the
+lists they are in; and a trailing kind word (``tasks``, ``dataset``) taken off the name."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc
+
+from kg.extract.entities.candidate import PRIORITY_CATALOGUE, Candidate
+from kg.extract.entities.phrase_types import type_of_phrase
+
+_LIST_GLUE = {",", "and", "or", "&", "/", ";"}
+_KIND_AFTER = {"metric": "Metric", "metrics": "Metric", "score": "Metric", "scores": "Metric",
+               "task": "Task", "tasks": "Task"}
+_KIND_ENDINGS = {
+    "Task": {"task", "tasks", "problem", "problems"},
+    "Dataset": {"dataset", "datasets", "benchmark", "benchmarks", "corpus"},
+    "Metric": {"metric", "metrics"},
+}
+_EVALUATION_WORDS = {
+    "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
+    "benchmark", "benchmarks", "dataset", "datasets", "results", "tested", "test", "validate",
+}
+
+
+class ContextTyping:
+    """Mixed into :class:`~kg.extract.entities.EntityRecognizer`; reads ``vocab``."""
+
+    def _without_kind_word(self, doc: Doc, c: Candidate) -> None:
+        """``language modeling tasks`` is the task ``language modeling``; ``the Plink dataset``
+        the dataset ``Plink``: a trailing word saying what kind of thing it is, is not its name."""
+        kinds = _KIND_ENDINGS.get(c.label or "", ())
+        if c.end - c.start > 1 and doc[c.end - 1].lower_ in kinds and doc[c.end - 2].text != "-":
+            if c.label != "Dataset" or any(ch.isupper() or ch.isdigit() for ch in doc[c.start:c.end - 1].text):
+                c.end -= 1
+                c.kb_id = c.kb_id if c.source == "catalogue" else ""
+
+    def _described_as(self, doc: Doc, c: Candidate) -> str | None:
+        """Strong cues that override a guessed type: ``X dataset``, ``X, a question-answering
+        dataset``, ``X, a novel framework``."""
+        if c.end < len(doc) and doc[c.end].lower_ in self.vocab.dataset_heads:
+            return "Dataset"
+        if c.end + 2 < len(doc) and doc[c.end].text == "," and doc[c.end + 1].lower_ in ("a", "an"):
+            end = c.end + 2
+            while end < len(doc) and end - c.end < 9 and (
+                not doc[end].is_punct or (doc[end].text == "-" and not doc[end - 1].whitespace_)
+            ):
+                if doc[end].lower_ in ("that", "which", "for", "to", "of", "with", "on", "in", "by"):
+                    break
+                end += 1
+            kind = type_of_phrase(doc[c.end + 2:end], self.vocab) if end > c.end + 2 else None
+            if kind in ("Dataset", "Method"):
+                return kind
+        return None
+
+    def _type_from_context(self, doc: Doc, chosen: list[Candidate]) -> None:
+        """Type the chosen names by a description, the words around them and the lists they
+        are in; Method when nothing says otherwise."""
+        for c in chosen:
+            if c.source in ("name", "learned", "title") and not c.kb_id:
+                c.label = self._described_as(doc, c) or c.label
+        known_before = {id(c) for c in chosen if c.label}
+        for c in chosen:
+            if not c.label:
+                c.label = self._type_from_neighbours(doc, c) or c.label
+        for group in self._lists(doc, chosen):
+            self._type_list(doc, group, known_before)
+        for c in chosen:
+            c.label = c.label or "Method"
+
+    def _type_from_neighbours(self, doc: Doc, c: Candidate) -> str | None:
+        """The type the word after or before a name gives: ``X dataset``, ``X metric``,
+        ``benchmarks X``, ``evaluated on X``."""
+        after = doc[c.end].lower_ if c.end < len(doc) else ""
+        before = doc[c.start - 1].lower_ if c.start > 0 else ""
+        if after in self.vocab.dataset_heads:
+            return "Dataset"
+        if after in self.vocab.model_heads and c.end - c.start == 1:
+            return "Model"
+        if after in _KIND_AFTER:
+            return _KIND_AFTER[after]
+        if before in ("dataset", "datasets", "benchmark", "benchmarks"):
+            return "Dataset"
+        if before in ("on", "across") and _EVALUATION_WORDS & {t.lower_ for t in doc[c.start].sent}:
+            return "Dataset"
+        return None
+
+    def _type_list(self, doc: Doc, group: list[Candidate], known_before: set[int]) -> None:
+        """The names of a list share a type: the commonest one known (from the catalogue, or
+        found from context; of two as common, the first named), and Dataset for names listed with a dataset
+        (``the WinoBias and Winogender benchmarks``)."""
+        known = [
+            c.label
+            for c in group
+            if c.label and (c.priority >= PRIORITY_CATALOGUE or id(c) not in known_before)
+        ]
+        if known:
+            label = max(dict.fromkeys(known), key=known.count)  # a set's order changes per process
+            for c in group:
+                if c.label is None:
+                    c.label = label
+        if any(c.label == "Dataset" and (c.kb_id or self._described_as(doc, c)) for c in group):
+            for c in group:
+                if c.source in ("name", "learned") and not c.kb_id:
+                    c.label = "Dataset"
+
+    @staticmethod
+    def _lists(doc: Doc, chosen: list[Candidate]):
+        """Runs of candidates separated only by commas and conjunctions."""
+        group: list[Candidate] = []
+        for c in chosen:
+            if group:
+                between = doc[group[-1].end : c.start]
+                if len(between) <= 2 and all(t.lower_ in _LIST_GLUE for t in between):
+                    group.append(c)
+                    continue
+                if len(group) > 1:
+                    yield group
+            group = [c]
+        if len(group) > 1:
+            yield group

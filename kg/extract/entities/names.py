@@ -1,0 +1,182 @@
+"""Name candidates: name-shaped tokens (``GNN-Diff``, ``OPT (30B)``), capitalised words in a
+naming slot (``dubbed X``, ``we propose X``), capitalised words before a word for datasets."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span, Token
+
+from kg.extract.entities.candidate import PRIORITY_NAME, Candidate
+from kg.extract.entities.shapes import SIZE, is_name_like
+from kg.extract.lexicons import term_frequency
+
+_NOT_IN_NAMES = set("()[]{}=≠<>|_^√")  # brackets, and formulas: "VDS≠0", "UO2|U", "V_T", "R^n"
+#: The two words before a name the paper introduces (``our proposed X``); proposals read them too.
+OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
+
+
+def _described_after(doc: Doc, token: Token, after: list[str]) -> bool:
+    """A description follows the word: ``X, a ...`` mid-sentence, or an abstract opening ``X is a ...``."""
+    if after[:1] == [","] and after[1:] in (["a"], ["an"]) and token.i > token.sent.start:
+        return True
+    i = token.i
+    return i == 0 and after[:1] == ["is"] and doc[i + 2 : i + 3].text.lower() in ("a", "an")
+
+
+class NameCandidates:
+    """Mixed into :class:`~kg.extract.entities.EntityRecognizer`; reads ``vocab``, the document's
+    tokens and ``_blocked``, and shares the title-word and head-noun tests of
+    :class:`~kg.extract.entities.phrases.PhraseCandidates`."""
+
+    def _before_dataset_heads(self, doc: Doc):
+        """``the Winogender benchmark``, ``WinoBias and Winogender benchmarks``, ``the Long Range
+        Arena benchmark``: capitalised words right before a word for datasets name one, whatever
+        their shape."""
+        def named(token: Token) -> bool:
+            return token.is_title and token.is_alpha and len(token) > 2 and not token.is_sent_start and not token.is_stop
+
+        for token in doc[1:]:
+            if token.lower_ in self.vocab.dataset_heads:
+                end = token.i
+                while end > 0 and named(doc[end - 1]):
+                    start = end - 1
+                    while start > 0 and named(doc[start - 1]) and doc[start - 1].whitespace_:
+                        start -= 1  # Long Range Arena, Safety Gym
+                    yield Candidate(start, end, "Dataset", PRIORITY_NAME)
+                    if start >= 2 and doc[start - 1].lower_ in ("and", "or", ","):
+                        end = start - 1
+                    else:
+                        break
+
+    def _naming_slots(self, doc: Doc):
+        """Capitalised words where a paper names something, whatever their shape:
+        ``dubbed X``, ``we propose X``, ``X, a novel ...``, an abstract opening ``X is a ...``."""
+        for token in doc:
+            if not token.is_title or not token.is_alpha or len(token) < 3 or token.is_stop:
+                continue
+            i = token.i
+            before = [t.lower_ for t in doc[max(0, i - 2) : i]]
+            after = [t.lower_ for t in doc[i + 1 : i + 3]]
+            if self._introduces_name(before) or _described_after(doc, token, after):
+                yield i
+
+    def _introduces_name(self, before: list[str]) -> bool:
+        """The two words before a position announce a name: ``dubbed``, ``we propose``,
+        ``propose the``, ``our proposed``, ``datasets,``."""
+        if not before:
+            return False
+        first, last = before[0], before[-1]
+        vocab = self.vocab
+        return (
+            last in vocab.naming_words
+            or last in vocab.propose_verbs
+            or (last == "the" and first in vocab.propose_verbs)
+            or before in OUR_NEW
+            or (last == "," and (first in vocab.generic_heads or first in vocab.dataset_heads))
+        )
+
+    def _names(self, doc: Doc):
+        """Name-shaped candidates; a name once written with its head noun (``KV cache``)
+        keeps it wherever the same two words meet (``KV cache memory usage``)."""
+        found = list(self._name_candidates(doc))
+        with_head = {(doc[c.start:c.end - 1].text, doc[c.end - 1].lower_) for c in found
+                     if c.end - c.start >= 2 and doc[c.end - 1].is_lower and doc[c.end - 2].whitespace_}
+        for c in found:
+            nxt = doc[c.end].lower_ if c.end < len(doc) else ""
+            if (doc[c.start:c.end].text, nxt) in with_head:
+                c.end += 1
+            yield c
+
+    def _name_candidates(self, doc: Doc):
+        yield from self._named_in_slots(doc)
+        yield from self._shaped_names(doc)
+
+    def _named_in_slots(self, doc: Doc):
+        """Every occurrence of a word in a naming slot, with the capitalised words that continue it."""
+        named = {doc[i].text for i in self._naming_slots(doc)}
+        for token in doc:
+            if token.text in named:
+                end = self._strip_suffixes(doc, token.i, self._glued_run(doc, token.i)[1])
+                end = self._with_size(doc, self._title_words_end(doc, end, token.sent))[0]
+                coined = term_frequency(doc[token.i:end].text) == 0
+                yield Candidate(token.i, end, None, PRIORITY_NAME, coined=coined)
+
+    def _title_words_end(self, doc: Doc, end: int, sent: Span) -> int:
+        """Where capitalised words continuing a name end: dubbed Displacement Interpolation
+        Transport Model, Fast and Forgetful Memory."""
+        while end < len(doc) and doc[end].sent == sent and (
+            self._is_title_word(doc[end])
+            or (doc[end].lower_ in ("and", "of", "for", "-") and end + 1 < len(doc)
+                and self._is_title_word(doc[end + 1]) and doc[end + 1].sent == sent)
+        ):
+            end += 1
+        return end
+
+    def _shaped_names(self, doc: Doc):
+        """Glued runs of tokens shaped like a name (``GNN-Diff``), with a head noun or size after them."""
+        i = 0
+        texts = self._texts
+        while i < len(doc):
+            start, end = self._glued_run(doc, i)
+            i = max(end, i + 1)
+            if not any(c.isupper() or c.isdigit() for text in texts[start:end] for c in text):
+                continue  # no name has neither capitals nor digits
+            end = self._strip_suffixes(doc, start, end)
+            if end <= start or any(c in doc[start:end].text for c in _NOT_IN_NAMES):
+                continue
+            end = self._with_head_noun(doc, end)
+            text = doc[start:end].text
+            if text in self._blocked or doc[start].like_url or doc[start].like_email or not is_name_like(text, self.vocab):
+                continue
+            end, sized = self._with_size(doc, end)
+            yield Candidate(start, end, "Model" if sized else None, PRIORITY_NAME)
+
+    def _with_head_noun(self, doc: Doc, end: int) -> int:
+        """``KV cache``, ``OOD detection``: a name modifying a specific head noun names the whole."""
+        if end < len(doc) and doc[end].is_lower and doc[end].pos_ in ("NOUN", "PROPN"):
+            word = doc[end].lower_
+            heads = self.vocab.task_heads | self.vocab.method_heads | self.vocab.metric_heads
+            if word in heads and word not in self.vocab.generic_heads and not self._modifies_next(doc, end):
+                return end + 1
+        return end
+
+    def _glued_run(self, doc: Doc, i: int) -> tuple[int, int]:
+        """Tokens written without spaces and joined by hyphens: ``GNN-Diff``, ``LLM-as-a-Judge``."""
+        texts, spaces, n = self._texts, self._spaces, len(self._texts)
+        end = i + 1
+        while (
+            end < n
+            and spaces[end - 1] == ""
+            and (texts[end] == "-" or texts[end - 1] == "-")
+            and (texts[end] != "-" or (end + 1 < n and spaces[end] == ""))
+        ):
+            end += 1
+        return i, end
+
+    def _strip_suffixes(self, doc: Doc, start: int, end: int) -> int:
+        if any(t.tag_ in ("IN", "DT", "TO") for t in doc[start + 1 : end]):
+            return end  # LLM-as-a-judge, Tree-of-Thoughts: one compound name
+        while end - start >= 3 and doc[end - 2].text == "-" and (
+            doc[end - 1].lower_ in self.vocab.name_suffixes or doc[end - 1].is_lower
+        ):
+            last = doc[end - 1].text
+            if is_name_like(last, self.vocab) or any(c.isdigit() for c in last):
+                break  # GPT-o1, Llama-v2: a version, not a suffix
+            end -= 2
+        return end
+
+    @staticmethod
+    def _with_size(doc: Doc, end: int) -> tuple[int, bool]:
+        """Extend a name over a following size: ``OPT (30B)``, ``Llama 2 70B``."""
+        text = doc[end - 1].text
+        if SIZE.search(text.rsplit("-", 1)[-1]):
+            return end, True
+        if end + 2 < len(doc) + 0 and doc[end].text == "(" and end + 2 < len(doc):
+            if SIZE.match(doc[end + 1].text) and doc[end + 2].text == ")":
+                return end + 3, True
+        if end < len(doc) and SIZE.match(doc[end].text):
+            return end + 1, True
+        if end + 1 < len(doc) and doc[end].text == "-" and doc[end - 1].whitespace_ == "" and (
+            SIZE.match(doc[end + 1].text)
+        ):
+            return end + 2, True
+        return end, False
