@@ -70,16 +70,16 @@ def _label_as_learned(candidates: list[Candidate], learned: list[Candidate]) -> 
             c.label = by_extent[(c.start, c.end)]
 
 
-def _favour_whole_emphasis(doc: Doc, candidates: list[Candidate], learned: list[Candidate]) -> None:
+def _favour_whole_names(doc: Doc, candidates: list[Candidate], learned: list[Candidate]) -> None:
     """The authors set the whole name in italics (_filter SBI_), or introduce it whole (``we
     introduce KL-masking``, ``Tandem transformers``): it wins over a shorter name inside."""
     whole = ("emphasis", "introduced")
     inner = [c for c in [*candidates, *learned] if c.source not in whole and c.priority < PRIORITY_DEFINED]
-    for c in candidates:
+    for c in (c for c in candidates if c.source in whole):
         inside = [i for i in inner if c.start <= i.start and i.end <= c.end and i.end - i.start < c.end - c.start]
         if c.source == "introduced" and any(i.priority >= PRIORITY_NAME and _described(doc, i, c) for i in inside):
             continue
-        if c.source in whole and inside:
+        if inside:
             c.priority = PRIORITY_NAME + 0.5
 
 

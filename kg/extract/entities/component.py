@@ -8,7 +8,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.entities.candidate import Candidate
 from kg.extract.entities.catalogue import CatalogueCandidates
-from kg.extract.entities.choice import CandidateChoice, _favour_whole_emphasis, _label_as_learned
+from kg.extract.entities.choice import CandidateChoice, _favour_whole_names, _label_as_learned
 from kg.extract.entities.context_types import ContextTyping
 from kg.extract.entities.defined import DefinedCandidates
 from kg.extract.entities.features import candidate_groups, entity_features
@@ -116,7 +116,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
             *(self._head_phrases(doc) if self.rule_phrases else ()),
         ]
         _label_as_learned(candidates, learned)
-        _favour_whole_emphasis(doc, candidates, learned)
+        _favour_whole_names(doc, candidates, learned)
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
         chosen = self._non_overlapping(doc, candidates)
         self._type_from_context(doc, chosen)
