@@ -12,13 +12,19 @@ def entities(doc):
     return {(s.text, s.label_) for s in doc.spans["kg_entities"]}
 
 
+def before(nlp, raw, component):
+    """``raw`` through the pipeline up to ``component`` (not run), kg_clean first."""
+    doc = nlp.make_doc(raw)
+    for name, step in nlp.pipeline:
+        if name == component:
+            break
+        doc = step(doc)
+    return doc
+
+
 def chosen(nlp, raw):
     """What the rules and the recogniser choose, typed, before the learned decision."""
-    doc = nlp.make_doc(raw)
-    for name, component in nlp.pipeline:  # kg_clean first
-        if name == "kg_entities":
-            break
-        doc = component(doc)
+    doc = before(nlp, raw, "kg_entities")
     picked, _ = nlp.get_pipe("kg_entities").choose(doc)
     return {(doc[c.start:c.end].text, c.label) for c in picked}
 
@@ -260,11 +266,7 @@ def test_the_phrase_a_paper_introduces_is_a_candidate_whole(nlp, text, phrase):
     "We propose to study the effect of noise.",
 ])
 def test_a_kind_word_alone_is_not_an_introduced_name(nlp, text):
-    doc = nlp.make_doc(text)
-    for name, component in nlp.pipeline:
-        if name == "kg_entities":
-            break
-        doc = component(doc)
+    doc = before(nlp, text, "kg_entities")
     assert list(nlp.get_pipe("kg_entities")._introduced_phrases(doc)) == []
 
 
@@ -276,13 +278,10 @@ def test_a_name_at_the_head_of_an_introduced_phrase_stays_the_name(nlp):
 def test_a_lower_case_definition_the_recogniser_types_is_not_blocked(nlp):
     from spacy.tokens import Span
 
-    from kg.extract.entities import Candidate
+    from kg.extract.entities import PRIORITY_DEFINED, Candidate
 
-    doc = nlp.make_doc("We introduce drift-encoded neural operators (dreNOs), a suite of operators for flows.")
-    for name, component in nlp.pipeline:
-        if name == "kg_learned_entities":
-            break
-        doc = component(doc)
+    doc = before(nlp, "We introduce drift-encoded neural operators (dreNOs), a suite of operators for flows.",
+                 "kg_learned_entities")
     short = next(t for t in doc if t.text == "dreNOs")
     recogniser = nlp.get_pipe("kg_entities")
     recogniser._blocked = set()
@@ -291,7 +290,7 @@ def test_a_lower_case_definition_the_recogniser_types_is_not_blocked(nlp):
     doc.spans["kg_learned"] = [Span(doc, short.i, short.i + 1, label="Method")]
     recogniser._blocked = set()
     found = list(recogniser._defined(doc))
-    assert Candidate(short.i, short.i + 1, "Method", 3) in found and "dreNOs" not in recogniser._blocked
+    assert Candidate(short.i, short.i + 1, "Method", PRIORITY_DEFINED) in found and "dreNOs" not in recogniser._blocked
 
 
 def test_capitalised_words_before_a_dataset_word_name_one_dataset(nlp):
