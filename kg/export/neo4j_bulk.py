@@ -233,46 +233,51 @@ def _csv_writer(handle: IO[str]) -> Any:
     return csv.writer(handle, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
 
 
-def _write_rows(source: RowSource, survey: _Survey, files: BulkFiles) -> None:
-    """The second pass: each row straight into its file, those of a type's later groups
-    (by source and target label) into a scratch file appended once all rows are out."""
-    out, delimiter = files.directory, survey.delimiter
+def _write_nodes(source: RowSource, survey: _Survey, files: BulkFiles) -> None:
+    """The second pass over the nodes: each row straight into its label's file."""
     with ExitStack() as stack:
-        node_writers = {}
+        writers = {}
         for label, columns in survey.nodes.items():
-            path = out / f"nodes_{label}.csv"
+            path = files.directory / f"nodes_{label}.csv"
             writer = _csv_writer(stack.enter_context(atomic_open(path)))
             types = columns.types()
             writer.writerow(["id:ID", ":LABEL", *[_header(key, kind) for key, kind in types]])
-            node_writers[label] = writer, types
+            writers[label] = writer, types
             files.node_files[label] = path
             files.node_counts[label] = columns.rows
         for label, row in source.iter_nodes(warn=False):
-            writer, types = node_writers[label]
+            writer, types = writers[label]
             props = row["props"]
-            writer.writerow([row["id"], label, *[_cell(props.get(k), t, delimiter) for k, t in types]])
+            writer.writerow([row["id"], label, *[_cell(props.get(k), t, survey.delimiter) for k, t in types]])
 
-        group_writers, later = {}, []
+
+def _write_relationships(source: RowSource, survey: _Survey, files: BulkFiles) -> None:
+    """The second pass over the edges: a type's first group straight into its file, its later
+    groups (by source and target label) into scratch files appended once all rows are out."""
+    with ExitStack() as stack:
+        writers, later = {}, []
         for rel_type, groups in survey.types.items():
             columns = _Columns()
             for _, group_columns in groups:
                 columns.extend(group_columns)
             types = columns.types()
-            path = out / f"relationships_{rel_type}.csv"
+            path = files.directory / f"relationships_{rel_type}.csv"
             handle = stack.enter_context(atomic_open(path))
             writer = _csv_writer(handle)
             writer.writerow([":START_ID", ":END_ID", ":TYPE", *[_header(key, kind) for key, kind in types]])
-            group_writers[groups[0][0]] = writer, types
+            writers[groups[0][0]] = writer, types
             for group, _ in groups[1:]:
-                scratch = stack.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8", newline="", dir=out))
-                group_writers[group] = _csv_writer(scratch), types
+                scratch = stack.enter_context(
+                    tempfile.TemporaryFile("w+", encoding="utf-8", newline="", dir=files.directory))
+                writers[group] = _csv_writer(scratch), types
                 later.append((handle, scratch))
             files.relationship_files[rel_type] = path
             files.relationship_counts[rel_type] = columns.rows
         for group, row in source.iter_relationships(warn=False):
-            writer, types = group_writers[group]
+            writer, types = writers[group]
             props = row["props"]
-            writer.writerow([row["src"], row["dst"], group[0], *[_cell(props.get(k), t, delimiter) for k, t in types]])
+            writer.writerow([row["src"], row["dst"], group[0],
+                             *[_cell(props.get(k), t, survey.delimiter) for k, t in types]])
         for handle, scratch in later:
             scratch.seek(0)
             shutil.copyfileobj(scratch, handle)
@@ -287,11 +292,12 @@ def write_bulk_csv(graph: nx.MultiDiGraph | SortedGraph | Rows, outdir: str | Pa
     memory that does not grow with the graph, but for the map of node ids to labels.
     """
     source = row_source(graph)
+    survey = _survey(source)  # a graph that cannot be written fails here, before any file
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    survey = _survey(source)
     files = BulkFiles(directory=out, array_delimiter=survey.delimiter)
-    _write_rows(source, survey, files)
+    _write_nodes(source, survey, files)
+    _write_relationships(source, survey, files)
     files.script = out / "import.sh"
     _write_script(files)
     files.schema = out / "schema.cypher"

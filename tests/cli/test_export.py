@@ -93,6 +93,17 @@ def test_export_neo4j_streams_the_example_build(build_dir, neo4j_server, neo4j_d
                     for (rel_type, _, _), group in rows.relationships.items() for row in group}
 
 
+@pytest.mark.parametrize("text", ['{"nodes": [{"id": "a", ', '{"edges": []}', "[]"])
+def test_export_neo4j_bulk_of_a_file_that_is_not_a_graph_is_one_line(tmp_path, text):
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / "graph.json").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", "neo4j-bulk", str(tmp_path / "own"), "-o", str(tmp_path / "bulk")])
+    assert result.exit_code == 1 and (result.exception is None or isinstance(result.exception, SystemExit))
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "is not a kg graph" in lines[0], result.output
+    assert not (tmp_path / "bulk").exists()
+
+
 def _kg(*args: str, password: str | None = None) -> subprocess.CompletedProcess:
     """`kg ARGS` in a new Python process (as a user runs it), the password in the environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}

@@ -183,12 +183,10 @@ def node_row(node: Any, attrs: Mapping[str, Any], *, warn: bool = True) -> tuple
 
     ``warn=False`` for a second pass over the same graph: its warnings were logged once.
     """
-    label = attrs.get("label")
-    if label is None:
+    given = attrs.get("label")
+    if given is None:
         raise ValueError(f"node {node!r} has no label (an edge endpoint that was never added?)")
-    label = _LABELS.get(label) if isinstance(label, str) else None
-    if label is None:
-        _check_label(attrs["label"])  # raises, naming the labels there are
+    label = _LABELS[_check_label(given)]  # the schema's string, not the reader's copy
     where = _Where("node", node) if warn else None
     return label, {"id": str(node), "props": _properties(attrs, _SKIP_NODE_KEYS, where)}
 
