@@ -10,7 +10,8 @@ then, each in a fresh process:
   ``to_rows``, each file written from them);
 * **new** bulk: ``kg export neo4j-bulk OUT -o DIR -q``, the command itself;
 
-and checks that both directories hold the same files byte for byte. It prints each run's
+and checks that both directories hold the same files byte for byte, and that their rows are
+the build's nodes and edges (``summary.json``). It prints each run's
 wall time and peak RSS (``ru_maxrss``), and the RSS once the modules are imported. The old
 path runs up to ``--old-max`` papers (default 100,000).
 
@@ -105,6 +106,8 @@ def ensure_build(papers: int, workdir: Path) -> Path:
 
 
 def bench_bulk(build: Path, workdir: Path, old: bool) -> dict:
+    from kg.export.neo4j_bulk import read_bulk_counts
+
     result: dict = {"graph_json_mb": round((build / "graph.json").stat().st_size / 2**20, 1)}
     for path in ("old", "new") if old else ("new",):
         target = workdir / f"bulk-{path}-{build.name}"
@@ -112,6 +115,9 @@ def bench_bulk(build: Path, workdir: Path, old: bool) -> dict:
         result[path] = _run_child("bulk", path, build, str(target))
         print(f"  bulk {path}: {result[path]}", flush=True)
     written = workdir / f"bulk-new-{build.name}"
+    summary = json.loads((build / "summary.json").read_text())
+    result["rows"] = sum(read_bulk_counts(written).values())
+    result["rows_are_the_graph"] = result["rows"] == summary["nodes"] + summary["edges"]
     result["files"] = len(list(written.iterdir()))
     result["csv_mb"] = round(sum(p.stat().st_size for p in written.iterdir()) / 2**20, 1)
     if old:
