@@ -30,6 +30,8 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import networkx as nx
 
+    from kg.node_link import NodeLinkFile
+
 __all__ = [
     "BUILD_MARKS", "BuildDir", "CACHE_DIR", "EXTRACTIONS_FILE", "IncompleteBuildError", "LOCK_FILE", "MAP_DIR",
     "OUTPUT_FILES", "PAGE_FILE", "STAGING_PREFIX", "STORE_CACHE_DIR", "SUMMARY_FILE", "atomic_open",
@@ -155,6 +157,13 @@ class BuildDir:
             data = json.load(handle)
         edges = "edges" if "edges" in data else "links"
         return nx.node_link_graph(data, directed=True, multigraph=True, edges=edges)
+
+    def open_graph(self) -> NodeLinkFile:
+        """The graph of :meth:`graph_file` read one node or edge at a time (:mod:`kg.node_link`):
+        what the exporters of a large build read, never holding the graph."""
+        from kg.node_link import NodeLinkFile
+
+        return NodeLinkFile(self.graph_file())
 
     def open(self, name: str, mode: str = "w") -> Any:
         """Write the file ``name`` of the directory atomically (:func:`atomic_open`)."""

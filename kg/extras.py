@@ -25,6 +25,7 @@ EXTRA_OF_MODULE = {
     "pyoxigraph": "sparql",
     "matplotlib": "viz",
     "neo4j": "neo4j",
+    "ijson": "neo4j",
     "dask": "dask",
     "distributed": "dask",
     "sklearn": "train",

@@ -5,8 +5,10 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -14,6 +16,7 @@ from rich.markup import escape
 
 EXIT_OK, EXIT_FAILED, EXIT_SKIPPED = 0, 1, 3
 err = Console(stderr=True, soft_wrap=True)  # an error stays one line, however long
+T = TypeVar("T")
 
 
 def require_complete_build(path: Path) -> None:
@@ -31,6 +34,21 @@ def require_complete_build(path: Path) -> None:
         sys.exit(EXIT_FAILED)
 
 
+def _graph_file(build) -> Path:
+    """The build's ``graph.json``; a clear error and exit 1 if there is none."""
+    try:
+        return build.graph_file()
+    except FileNotFoundError as error:
+        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
+        sys.exit(EXIT_FAILED)
+
+
+def _not_a_graph(source: Path, error: BaseException) -> NoReturn:
+    err.print(f"[red]error:[/] {escape(str(source))} is not a kg graph ({escape(one_line(error))}); "
+              f"rebuild it with `kg build INPUTS -o {escape(str(source.parent))}`", highlight=False)
+    sys.exit(EXIT_FAILED)
+
+
 def read_build(path: Path):
     """``(BuildDir, graph)`` of a build directory (or of its ``graph.json``); a clear error and
     exit 1 if the graph is absent, unreadable or of a build that did not finish."""
@@ -38,18 +56,31 @@ def read_build(path: Path):
 
     require_complete_build(path)
     build = BuildDir(path)
-    try:
-        source = build.graph_file()
-    except FileNotFoundError as error:
-        err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
-        sys.exit(EXIT_FAILED)
+    source = _graph_file(build)
     try:
         return build, build.read_graph()
     except (ValueError, KeyError, TypeError, UnicodeDecodeError, OSError) as error:
-        # not JSON, or JSON that is not a node-link graph
-        err.print(f"[red]error:[/] {escape(str(source))} is not a kg graph ({escape(one_line(error))}); "
-                  f"rebuild it with `kg build INPUTS -o {escape(str(source.parent))}`", highlight=False)
-        sys.exit(EXIT_FAILED)
+        _not_a_graph(source, error)  # not JSON, or JSON that is not a node-link graph
+
+
+def stream_build(path: Path, use: Callable[[Any], T]) -> T:
+    """``use(graph)`` with the graph of a build directory (or its ``graph.json``) read one node
+    or edge at a time (:meth:`kg.builddir.BuildDir.open_graph`), so a command's memory does
+    not grow with the graph. A ``graph.json`` not in kg's order (not written by kg) is read
+    whole (:func:`read_build`) and ``use`` called again on that; errors as :func:`read_build`'s."""
+    from kg.builddir import BuildDir
+    from kg.node_link import GraphFileError, NotStreamableError
+
+    require_complete_build(path)
+    build = BuildDir(path)
+    source = _graph_file(build)
+    try:
+        with build.open_graph() as graph:
+            return use(graph)
+    except NotStreamableError:
+        return use(read_build(path)[1])
+    except GraphFileError as error:
+        _not_a_graph(source, error)
 
 
 def one_line(error: BaseException) -> str:

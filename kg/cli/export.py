@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import logging
 import shlex
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import click
 from rich.markup import escape
 
-from kg.cli.common import EXIT_FAILED, err, read_build, require_complete_build
+from kg.cli.common import EXIT_FAILED, err, read_build, require_complete_build, stream_build
 from kg.export.writers import RDF_FORMATS, WRITERS, GraphWriter, describe_formats, writer_for
 
 
@@ -23,6 +25,7 @@ class _BuildDir(click.Path):
 
 
 BUILD_DIR = _BuildDir(exists=True, path_type=Path)
+T = TypeVar("T")
 QUIET = click.option("--quiet", "-q", is_flag=True, help="Print nothing on success.")
 
 
@@ -31,10 +34,10 @@ def _say(quiet: bool, message: str) -> None:
         click.echo(message)
 
 
-def _write_or_fail(write, output: Path) -> None:
+def _write_or_fail(write: Callable[[], T], output: Path) -> T:
     """Run ``write()``; a file or directory that cannot be written ends in one line, exit 1."""
     try:
-        write()
+        return write()
     except OSError as error:
         where = error.filename or output
         err.print(f"[red]error:[/] cannot write {escape(str(where))}: {escape(error.strerror or str(error))}; "
@@ -75,15 +78,19 @@ def export_neo4j(build_dir, uri, user, password, database, batch_size, dialect, 
     """
     from kg.export.neo4j import Neo4jExportError, connect, write_neo4j
 
-    _, graph = read_build(build_dir)
-    if password is None:
-        password = click.prompt("Neo4j password", hide_input=True, err=True)
     # The driver logs a lost connection itself; the error below already says it, on one line.
     logging.getLogger("neo4j").addHandler(logging.NullHandler())
-    try:
+
+    def load(graph):
+        nonlocal password
+        if password is None:  # asked once the graph is found
+            password = click.prompt("Neo4j password", hide_input=True, err=True)
         with connect(uri, user, password) as driver:
-            stats = write_neo4j(graph, driver, database=database, batch_size=batch_size,
-                                dialect=dialect, progress=not quiet)
+            return write_neo4j(graph, driver, database=database, batch_size=batch_size,
+                               dialect=dialect, progress=not quiet)
+
+    try:
+        stats = stream_build(build_dir, load)
     except (Neo4jExportError, FileNotFoundError) as error:
         # one line whatever the terminal's width; the message is text, not rich markup
         err.print(f"[red]error:[/] {escape(str(error))}", soft_wrap=True)
@@ -111,10 +118,7 @@ def export_neo4j_bulk(build_dir, output, quiet):
     """
     from kg.export.neo4j_bulk import write_bulk_csv
 
-    _, graph = read_build(build_dir)
-    written = []
-    _write_or_fail(lambda: written.append(write_bulk_csv(graph, output)), output)
-    files = written[0]
+    files = stream_build(build_dir, lambda graph: _write_or_fail(lambda: write_bulk_csv(graph, output), output))
     _say(quiet,
          f"wrote {len(files.node_files)} node files and {len(files.relationship_files)} relationship "
          f"files to {output}; import with {files.script or 'neo4j-admin'}:")

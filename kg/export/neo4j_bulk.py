@@ -20,6 +20,13 @@ Fields are quoted by doubling ``"`` (the importer's default), and values may hol
 line breaks (``--multiline-fields=true``). An empty field is a missing value, so
 empty lists are not stored.
 
+The graph is read twice, never held (:mod:`kg.export.neo4j.stream`): a first pass
+learns each file's columns and the delimiter, the second writes every row as it comes.
+A type's file lists its rows by source and target label (``MENTIONS`` of methods before
+those of datasets) while rows come by id, so each of its groups but the first goes to a
+scratch file, appended when the pass ends. Memory holds the label of every node id, not
+the graph (docs/performance.md).
+
 The database must be stopped (or not exist) while the importer runs; see
 ``docker/load.sh`` for the whole sequence with Docker.
 """
@@ -28,15 +35,21 @@ from __future__ import annotations
 
 import csv
 import shlex
+import shutil
+import tempfile
 from collections.abc import Iterable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import networkx as nx
 
 from kg.builddir import atomic_open
-from kg.export.neo4j import Rows, schema_statements, to_rows
+from kg.export.neo4j import Rows, schema_statements
+from kg.export.neo4j.rows import Group, group_order, label_order
+from kg.export.neo4j.stream import RowSource, row_source
+from kg.graphstore import SortedGraph
 
 __all__ = ["ARRAY_DELIMITERS", "BulkFiles", "import_command", "read_bulk_counts", "write_bulk_csv"]
 
@@ -101,22 +114,19 @@ def import_command(
     ]
 
 
-def _column_type(values: list[Any]) -> str:
-    """The importer's type for a column of (non-None) values."""
-    kinds: set[str] = set()
-    array = False
-    for value in values:
-        items = value if isinstance(value, list) else [value]
-        array = array or isinstance(value, list)
-        for item in items:
-            if isinstance(item, bool):
-                kinds.add("boolean")
-            elif isinstance(item, int):
-                kinds.add("int" if -(2**31) <= item < 2**31 else "long")
-            elif isinstance(item, float):
-                kinds.add("double")
-            else:
-                kinds.add("string")
+def _kind(item: Any) -> str:
+    """The importer's type of one (non-None) value."""
+    if isinstance(item, bool):
+        return "boolean"
+    if isinstance(item, int):
+        return "int" if -(2**31) <= item < 2**31 else "long"
+    if isinstance(item, float):
+        return "double"
+    return "string"
+
+
+def _column_type(kinds: set[str], array: bool) -> str:
+    """The importer's type for a column whose values had ``kinds`` (``array``: some were lists)."""
     if not kinds:
         base = "string"
     elif kinds <= {"int"}:
@@ -132,13 +142,79 @@ def _column_type(values: list[Any]) -> str:
     return base + "[]" if array else base
 
 
-def _columns(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """``(property, type)`` for every property of ``rows``, in first-seen order."""
-    seen: dict[str, list[Any]] = {}
-    for row in rows:
-        for key, value in row["props"].items():
-            seen.setdefault(key, []).append(value)
-    return [(key, _column_type(values)) for key, values in seen.items()]
+class _Columns:
+    """The columns of one file, learnt row by row: each property in first-seen order with the
+    kinds of its values, so the header is known before the first row is written."""
+
+    def __init__(self) -> None:
+        self.kinds: dict[str, set[str]] = {}
+        self.arrays: set[str] = set()
+        self.rows = 0
+
+    def add(self, props: dict[str, Any]) -> None:
+        self.rows += 1
+        for key, value in props.items():
+            kinds = self.kinds.setdefault(key, set())
+            if isinstance(value, list):
+                self.arrays.add(key)
+                kinds.update(_kind(item) for item in value)
+            else:
+                kinds.add(_kind(value))
+
+    def extend(self, other: _Columns) -> None:
+        """Add the rows of ``other``, as if they came after these."""
+        self.rows += other.rows
+        for key, kinds in other.kinds.items():
+            self.kinds.setdefault(key, set()).update(kinds)
+        self.arrays |= other.arrays
+
+    def types(self) -> list[tuple[str, str]]:
+        """``(property, type)`` of every column."""
+        return [(key, _column_type(kinds, key in self.arrays)) for key, kinds in self.kinds.items()]
+
+
+class _Delimiters:
+    """The array delimiters no list element has held so far (numbers and booleans never hold one)."""
+
+    def __init__(self) -> None:
+        self.free = list(ARRAY_DELIMITERS)
+
+    def add(self, props: dict[str, Any]) -> None:
+        for value in props.values():
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, str) and any(c in item for c in self.free):
+                        self.free = [c for c in self.free if c not in item]
+
+    def pick(self) -> str:
+        if not self.free:
+            raise ValueError("every array delimiter candidate occurs in some list value")
+        return self.free[0]
+
+
+@dataclass
+class _Survey:
+    """The first pass: every file's columns and the array delimiter."""
+
+    nodes: dict[str, _Columns]  # by label, in load order
+    types: dict[str, list[tuple[Group, _Columns]]]  # by type; its groups in load order
+    delimiter: str
+
+
+def _survey(source: RowSource) -> _Survey:
+    nodes: dict[str, _Columns] = {}
+    groups: dict[Group, _Columns] = {}
+    delimiters = _Delimiters()
+    for label, row in source.iter_nodes():
+        nodes.setdefault(label, _Columns()).add(row["props"])
+        delimiters.add(row["props"])
+    for group, row in source.iter_relationships():
+        groups.setdefault(group, _Columns()).add(row["props"])
+        delimiters.add(row["props"])
+    types: dict[str, list[tuple[Group, _Columns]]] = {}
+    for group in sorted(groups, key=group_order):
+        types.setdefault(group[0], []).append((group, groups[group]))
+    return _Survey({label: nodes[label] for label in sorted(nodes, key=label_order)}, types, delimiters.pick())
 
 
 def _cell(value: Any, column_type: str, delimiter: str) -> str:
@@ -153,72 +229,75 @@ def _cell(value: Any, column_type: str, delimiter: str) -> str:
     return str(value)
 
 
-def _pick_delimiter(rows: Rows) -> str:
-    elements: set[str] = set()
-    for group in [*rows.nodes.values(), *rows.relationships.values()]:
-        for row in group:
-            for value in row["props"].values():
-                if isinstance(value, list):
-                    elements.update(str(item) for item in value)
-    for candidate in ARRAY_DELIMITERS:
-        if not any(candidate in element for element in elements):
-            return candidate
-    raise ValueError("every array delimiter candidate occurs in some list value")
+def _csv_writer(handle: IO[str]) -> Any:
+    return csv.writer(handle, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
 
 
-def _write_csv(path: Path, header: list[str], records: Iterable[list[str]]) -> None:
-    with atomic_open(path) as handle:
-        writer = csv.writer(handle, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-        writer.writerow(header)
-        writer.writerows(records)
+def _write_nodes(source: RowSource, survey: _Survey, files: BulkFiles) -> None:
+    """The second pass over the nodes: each row straight into its label's file."""
+    with ExitStack() as stack:
+        writers = {}
+        for label, columns in survey.nodes.items():
+            path = files.directory / f"nodes_{label}.csv"
+            writer = _csv_writer(stack.enter_context(atomic_open(path)))
+            types = columns.types()
+            writer.writerow(["id:ID", ":LABEL", *[_header(key, kind) for key, kind in types]])
+            writers[label] = writer, types
+            files.node_files[label] = path
+            files.node_counts[label] = columns.rows
+        for label, row in source.iter_nodes(warn=False):
+            writer, types = writers[label]
+            props = row["props"]
+            writer.writerow([row["id"], label, *[_cell(props.get(k), t, survey.delimiter) for k, t in types]])
 
 
-def write_bulk_csv(graph: nx.MultiDiGraph | Rows, outdir: str | Path) -> BulkFiles:
-    """Write the CSV files and ``import.sh`` for ``neo4j-admin database import full``."""
-    rows = graph if isinstance(graph, Rows) else to_rows(graph)
+def _write_relationships(source: RowSource, survey: _Survey, files: BulkFiles) -> None:
+    """The second pass over the edges: a type's first group straight into its file, its later
+    groups (by source and target label) into scratch files appended once all rows are out."""
+    with ExitStack() as stack:
+        writers, later = {}, []
+        for rel_type, groups in survey.types.items():
+            columns = _Columns()
+            for _, group_columns in groups:
+                columns.extend(group_columns)
+            types = columns.types()
+            path = files.directory / f"relationships_{rel_type}.csv"
+            handle = stack.enter_context(atomic_open(path))
+            writer = _csv_writer(handle)
+            writer.writerow([":START_ID", ":END_ID", ":TYPE", *[_header(key, kind) for key, kind in types]])
+            writers[groups[0][0]] = writer, types
+            for group, _ in groups[1:]:
+                scratch = stack.enter_context(
+                    tempfile.TemporaryFile("w+", encoding="utf-8", newline="", dir=files.directory))
+                writers[group] = _csv_writer(scratch), types
+                later.append((handle, scratch))
+            files.relationship_files[rel_type] = path
+            files.relationship_counts[rel_type] = columns.rows
+        for group, row in source.iter_relationships(warn=False):
+            writer, types = writers[group]
+            props = row["props"]
+            writer.writerow([row["src"], row["dst"], group[0],
+                             *[_cell(props.get(k), t, survey.delimiter) for k, t in types]])
+        for handle, scratch in later:
+            scratch.seek(0)
+            shutil.copyfileobj(scratch, handle)
+
+
+def write_bulk_csv(graph: nx.MultiDiGraph | SortedGraph | Rows, outdir: str | Path) -> BulkFiles:
+    """Write the CSV files and ``import.sh`` for ``neo4j-admin database import full``.
+
+    Two passes over the graph (:mod:`kg.export.neo4j.stream`), neither holding it: the
+    first learns every file's columns and the array delimiter, the second writes the rows.
+    A store or a build's ``graph.json`` (:class:`kg.node_link.NodeLinkFile`) is written in
+    memory that does not grow with the graph, but for the map of node ids to labels.
+    """
+    source = row_source(graph)
+    survey = _survey(source)  # a graph that cannot be written fails here, before any file
     out = Path(outdir)
     out.mkdir(parents=True, exist_ok=True)
-    delimiter = _pick_delimiter(rows)
-    files = BulkFiles(directory=out, array_delimiter=delimiter)
-
-    for label, node_rows in rows.nodes.items():
-        columns = _columns(node_rows)
-        header = ["id:ID", ":LABEL", *[_header(key, kind) for key, kind in columns]]
-        path = out / f"nodes_{label}.csv"
-        _write_csv(
-            path,
-            header,
-            (
-                [row["id"], label, *[_cell(row["props"].get(k), t, delimiter) for k, t in columns]]
-                for row in node_rows
-            ),
-        )
-        files.node_files[label] = path
-        files.node_counts[label] = len(node_rows)
-
-    by_type: dict[str, list[dict[str, Any]]] = {}
-    for (rel_type, _, _), rel_rows in rows.relationships.items():
-        by_type.setdefault(rel_type, []).extend(rel_rows)
-    for rel_type, rel_rows in by_type.items():
-        columns = _columns(rel_rows)
-        header = [":START_ID", ":END_ID", ":TYPE", *[_header(key, kind) for key, kind in columns]]
-        path = out / f"relationships_{rel_type}.csv"
-        _write_csv(
-            path,
-            header,
-            (
-                [
-                    row["src"],
-                    row["dst"],
-                    rel_type,
-                    *[_cell(row["props"].get(k), t, delimiter) for k, t in columns],
-                ]
-                for row in rel_rows
-            ),
-        )
-        files.relationship_files[rel_type] = path
-        files.relationship_counts[rel_type] = len(rel_rows)
-
+    files = BulkFiles(directory=out, array_delimiter=survey.delimiter)
+    _write_nodes(source, survey, files)
+    _write_relationships(source, survey, files)
     files.script = out / "import.sh"
     _write_script(files)
     files.schema = out / "schema.cypher"

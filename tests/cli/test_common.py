@@ -56,7 +56,7 @@ def test_a_complete_build_and_a_hand_made_graph_are_read(small_build, tmp_path):
         (["evaluate", "graph", "{out}"], "read_graph"),
         (["export", "rdf", "{out}", "-o", "{tmp}/copy.nt"], "read_graph"),
         (["export", "cypher-script", "{out}", "-o", "{tmp}/load.cypher"], "read_graph"),
-        (["export", "neo4j-bulk", "{out}", "-o", "{tmp}/bulk"], "read_graph"),
+        (["export", "neo4j-bulk", "{out}", "-o", "{tmp}/bulk"], "open_graph"),
         (["query", "sparql", "{out}", "ASK {{ ?s ?p ?o }}"], "rdf_file"),
         (["query", "cypher", "{out}", "MATCH (n) RETURN count(n)"], "read_graph"),
     ],

@@ -41,6 +41,69 @@ def test_export_neo4j_bulk_writes_csvs_and_the_command(tmp_path, small_build):
     assert rows == graph.number_of_nodes() + graph.number_of_edges()
 
 
+@pytest.fixture
+def no_networkx_graph(monkeypatch):
+    """Fail any code that builds a networkx multigraph (what reading graph.json whole makes)."""
+    import networkx as nx
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a networkx graph was built")
+
+    monkeypatch.setattr(nx.MultiDiGraph, "__init__", refuse)
+    monkeypatch.setattr(nx, "node_link_graph", refuse)
+
+
+def test_export_neo4j_bulk_streams_the_example_build(build_dir, tmp_path, no_networkx_graph, monkeypatch):
+    """The example build's CSVs, written with no networkx graph, are byte for byte those of
+    the writer before streaming (which read graph.json whole)."""
+    result = CliRunner().invoke(main, ["export", "neo4j-bulk", str(build_dir), "-o", str(tmp_path / "cli")])
+    assert result.exit_code == 0, result.output
+    monkeypatch.undo()
+    from neo4j_bulk_reference import write_bulk_csv_held
+
+    from kg.builddir import BuildDir
+
+    write_bulk_csv_held(BuildDir(build_dir).read_graph(), tmp_path / "held")
+    held = {p.name: p.read_bytes() for p in (tmp_path / "held").iterdir()}
+    assert {p.name: p.read_bytes() for p in (tmp_path / "cli").iterdir()} == held and len(held) > 15
+
+
+def test_export_neo4j_streams_the_example_build(build_dir, neo4j_server, neo4j_driver, no_networkx_graph,
+                                                monkeypatch):
+    """`kg export neo4j` of the example build builds no networkx graph and loads what the
+    held rows of the whole graph hold: every node and relationship with its properties."""
+    env = {"NEO4J_PASSWORD": neo4j_server.password}
+    result = CliRunner(env=env).invoke(main, ["export", "neo4j", str(build_dir), "--uri", neo4j_server.uri,
+                                              "--batch-size", "7"])
+    assert result.exit_code == 0, result.output
+    monkeypatch.undo()
+    from kg.builddir import BuildDir
+    from kg.export.neo4j import to_rows
+
+    graph = BuildDir(build_dir).read_graph()
+    rows = to_rows(graph)
+    assert f": {graph.number_of_nodes()} nodes and {graph.number_of_edges()} relationships created" in result.output
+    nodes = {r["id"]: (r["labels"], r["props"]) for r in neo4j_driver.execute_query(
+        "MATCH (n) RETURN n.id AS id, labels(n) AS labels, properties(n) AS props").records}
+    assert nodes == {row["id"]: ([label], {"id": row["id"], **row["props"]})
+                     for label, group in rows.nodes.items() for row in group}
+    rels = {(r["a"], r["t"], r["b"]): r["props"] for r in neo4j_driver.execute_query(
+        "MATCH (a)-[r]->(b) RETURN a.id AS a, type(r) AS t, b.id AS b, properties(r) AS props").records}
+    assert rels == {(row["src"], rel_type, row["dst"]): row["props"]
+                    for (rel_type, _, _), group in rows.relationships.items() for row in group}
+
+
+@pytest.mark.parametrize("text", ['{"nodes": [{"id": "a", ', '{"edges": []}', "[]"])
+def test_export_neo4j_bulk_of_a_file_that_is_not_a_graph_is_one_line(tmp_path, text):
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / "graph.json").write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", "neo4j-bulk", str(tmp_path / "own"), "-o", str(tmp_path / "bulk")])
+    assert result.exit_code == 1 and (result.exception is None or isinstance(result.exception, SystemExit))
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and "is not a kg graph" in lines[0], result.output
+    assert not (tmp_path / "bulk").exists()
+
+
 def _kg(*args: str, password: str | None = None) -> subprocess.CompletedProcess:
     """`kg ARGS` in a new Python process (as a user runs it), the password in the environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEO4J_")}

@@ -33,9 +33,11 @@ from kg.export.neo4j import (
     write_cypher_script,
     write_neo4j,
 )
+from kg.export.files import write_node_link
 from kg.export.neo4j.batches import _Planner
 from kg.export.neo4j.falkordb import _falkordb_escape, _message_size
 from kg.export.neo4j.load import _match_node, _match_rel, _run_statements
+from kg.node_link import NodeLinkFile
 
 # ---------------------------------------------------------------- rows (no server)
 
@@ -161,6 +163,21 @@ def test_neo4j_batches_by_count(helpers):
     assert [count for _, count in plans] == [7, 7, 7, 7, 2]
     assert all(len(statements) == 1 for statements, _ in plans)
 
+
+
+class _NoSession:
+    def session(self, **kwargs):
+        raise AssertionError("a session was opened")
+
+
+def test_a_bad_graph_fails_before_anything_is_written():
+    """The first pass checks every label, type and end: an edge of an unknown type at the
+    end of the graph stops the load before the driver is used."""
+    g = nx.MultiDiGraph()
+    g.add_node("a", label="Method", name="a")
+    g.add_edge("a", "a", key="LIKES", type="LIKES")
+    with pytest.raises(ValueError, match="unknown relationship type"):
+        write_neo4j(g, _NoSession(), progress=False)
 
 
 # ---------------------------------------------------------------- credentials and URIs
@@ -298,6 +315,26 @@ def test_neo4j_counts_and_properties_equal_the_graph(neo4j_driver, helpers):
             ).records
         }
         assert got == {(row["src"], row["dst"]): row["props"] for row in group}
+
+
+def test_neo4j_load_of_graph_json_equals_the_load_of_held_rows(neo4j_driver, helpers, tmp_path):
+    """graph.json read one item at a time (what `kg export neo4j` reads) gives the database
+    that the rows of the whole graph, held in memory, give: every node and relationship with
+    its properties, and the same counts of what was written."""
+    graph = nx.compose(helpers.make_graph(30), helpers.nasty_graph())
+    held = write_neo4j(to_rows(graph), neo4j_driver, progress=False, batch_size=4)
+    loaded = (helpers.db_counts(neo4j_driver), _checksum(neo4j_driver))
+    neo4j_driver.execute_query("MATCH (n) DETACH DELETE n")
+    write_node_link(graph, tmp_path / "graph.json")
+    with NodeLinkFile(tmp_path / "graph.json") as streamed:
+        stats = write_neo4j(streamed, neo4j_driver, progress=False, batch_size=4)
+    assert (helpers.db_counts(neo4j_driver), _checksum(neo4j_driver)) == loaded
+    assert loaded[0] == helpers.graph_counts(graph)
+
+    def counts(s):
+        return s.nodes, s.relationships, s.nodes_created, s.relationships_created, s.properties_set, s.transactions
+
+    assert counts(stats) == counts(held)
 
 
 def test_neo4j_loading_twice_changes_nothing(neo4j_driver, helpers):

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import csv
+import json
 import subprocess
+import tracemalloc
 
 import networkx as nx
 import pytest
+from neo4j_bulk_reference import write_bulk_csv_held
 
+from kg.builddir import BuildDir
+from kg.export.files import write_node_link
 from kg.export.neo4j import to_rows
 from kg.export.neo4j_bulk import import_command, read_bulk_counts, write_bulk_csv
+from kg.node_link import NodeLinkFile
 
 
 def _read(path):
@@ -124,6 +130,96 @@ def test_import_command_encodes_control_delimiters():
 def test_small_graphs(helpers, tmp_path, n):
     files = write_bulk_csv(helpers.make_graph(n), tmp_path)
     assert sum(files.node_counts.values()) == helpers.make_graph(n).number_of_nodes()
+
+
+# ---------------------------------------------------------------- streamed: the files of the held writer
+
+
+def _files(directory) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(directory.iterdir())}
+
+
+def _hand_made(helpers) -> nx.MultiDiGraph:
+    graph = nx.compose(helpers.make_graph(40), helpers.nasty_graph())
+    graph.nodes["paper:0001"]["authors"] = ["Smith; J.", "Doe"]  # the '|' delimiter
+    graph.nodes["paper:0002"]["venue"] = 'a "quoted", multi-line\r\nvenue'
+    graph.nodes["entity:imagenet"]["score"] = 0.25  # a double column beside ints and strings
+    graph.nodes["entity:imagenet"]["paper_count"] = 2**40  # a long column
+    return graph
+
+
+def test_streamed_files_equal_the_held_writer_byte_for_byte(helpers, tmp_path):
+    """From networkx and from graph.json read one item at a time, every file (CSVs,
+    import.sh, schema.cypher) is byte for byte what the writer before streaming wrote."""
+    graph = _hand_made(helpers)
+    held = write_bulk_csv_held(graph, tmp_path / "held")
+    assert held.array_delimiter == "|"
+    assert len(held.relationship_files) > 5 and len(held.node_files) == 9
+    write_bulk_csv(graph, tmp_path / "networkx")
+    write_node_link(graph, tmp_path / "graph.json")
+    with NodeLinkFile(tmp_path / "graph.json") as streamed:
+        files = write_bulk_csv(streamed, tmp_path / "streamed")
+    expected = _files(tmp_path / "held")
+    assert _files(tmp_path / "networkx") == expected
+    assert _files(tmp_path / "streamed") == expected
+    assert (files.node_counts, files.relationship_counts) == (held.node_counts, held.relationship_counts)
+    assert list(files.relationship_files) == list(held.relationship_files)
+
+
+def test_streamed_files_of_the_example_build_equal_the_held_writer(build_dir, tmp_path):
+    build = BuildDir(build_dir)
+    write_bulk_csv_held(build.read_graph(), tmp_path / "held")
+    with build.open_graph() as graph:
+        write_bulk_csv(graph, tmp_path / "streamed")
+    expected = _files(tmp_path / "held")
+    assert len(expected) > 15
+    assert _files(tmp_path / "streamed") == expected
+
+
+def test_the_streamed_export_holds_no_graph(tmp_path):
+    """graph.json of 3,000 papers with 4 kB abstracts (13 MB): the streamed export's peak
+    Python memory is a small part of it (the id -> label map, a row, the files' buffers),
+    where reading it whole takes more than the file."""
+    graph = nx.MultiDiGraph()
+    for i in range(3000):
+        paper, method = f"paper:{i:05d}", f"entity:method-{i % 400}"
+        graph.add_node(paper, label="Paper", name=f"Paper {i}", abstract=f"Abstract {i} " * 300, year=2024,
+                       authors=[f"Author {i}", "Ada"])
+        graph.add_node(method, label="Method", name=f"Method {i % 400}", aliases=[f"M{i % 400}"])
+        graph.add_edge(paper, method, key="MENTIONS", type="MENTIONS", mentions=[{"start": 0, "end": 5}])
+    write_node_link(graph, tmp_path / "graph.json")
+    size = (tmp_path / "graph.json").stat().st_size
+    del graph
+    tracemalloc.start()
+    try:
+        with NodeLinkFile(tmp_path / "graph.json") as streamed:
+            write_bulk_csv(streamed, tmp_path / "streamed")
+        _, streamed_peak = tracemalloc.get_traced_memory()
+        tracemalloc.reset_peak()
+        write_bulk_csv_held(BuildDir(tmp_path).read_graph(), tmp_path / "held")
+        _, held_peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert size > 10_000_000
+    assert streamed_peak < size / 4, (streamed_peak, size)  # measured: 0.09 of the file
+    assert held_peak > size, (held_peak, size)  # measured: 2.3 times the file
+    assert _files(tmp_path / "streamed") == _files(tmp_path / "held")
+
+
+def test_a_graph_json_not_in_id_order_is_exported_by_the_cli(helpers, tmp_path):
+    """One kg did not write (networkx's own node-link data, insertion order) is read whole."""
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    graph = _hand_made(helpers)
+    (tmp_path / "own").mkdir()
+    data = nx.node_link_data(graph, edges="edges")
+    (tmp_path / "own" / "graph.json").write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(main, ["export", "neo4j-bulk", str(tmp_path / "own"), "-o", str(tmp_path / "cli"), "-q"])
+    assert result.exit_code == 0, result.output
+    write_bulk_csv_held(graph, tmp_path / "held")
+    assert _files(tmp_path / "cli") == _files(tmp_path / "held")
 
 
 # ---------------------------------------------------------------- neo4j-admin import into a real Neo4j

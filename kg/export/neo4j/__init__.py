@@ -16,7 +16,9 @@ nodes are merged on their stable ids and a relationship on (source, type,
 target), loading the same graph twice changes nothing and loading a bigger graph
 adds only what is new. Batches run in managed transactions
 (``session.execute_write``), which the driver retries on transient errors; a
-retried batch is harmless since it only merges.
+retried batch is harmless since it only merges. :func:`write_neo4j` reads the graph
+in two passes, holding neither the graph nor its rows: one batch per label and
+relationship group, and the label of every node id.
 
 Every Neo4j path here is tested against a real Neo4j 5.26 Community server
 (``tests/neo4j_server``). The ``falkordb`` dialect serves FalkorDB's Bolt endpoint,
@@ -26,6 +28,8 @@ for someone who runs a FalkorDB server; what it needs is in
 The package, one concern a module:
 
 * :mod:`~kg.export.neo4j.rows`: the graph as rows (:func:`to_rows`, :class:`Rows`);
+* :mod:`~kg.export.neo4j.stream`: the rows made one at a time, for a graph not held in memory
+  (a build's ``graph.json`` read by :class:`kg.node_link.NodeLinkFile`);
 * :mod:`~kg.export.neo4j.statements`: the Cypher text, labels and types checked;
 * :mod:`~kg.export.neo4j.load`: :func:`write_neo4j` and :class:`LoadStats`;
 * :mod:`~kg.export.neo4j.batches`: rows cut into transactions;

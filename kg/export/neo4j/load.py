@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,7 @@ from kg.export.neo4j.batches import _Planner
 from kg.export.neo4j.errors import Neo4jExportError, _describe
 from kg.export.neo4j.falkordb import _falkordb_pastes_strings, _read_all
 from kg.export.neo4j.progress import _Progress
-from kg.export.neo4j.rows import Rows, to_rows
+from kg.export.neo4j.rows import Group, Rows, group_order, label_order
 from kg.export.neo4j.statements import (
     NODE_LABELS,
     Dialect,
@@ -24,6 +25,8 @@ from kg.export.neo4j.statements import (
     relationship_query,
     schema_statements,
 )
+from kg.export.neo4j.stream import RowSource, row_source
+from kg.graphstore import SortedGraph
 
 logger = logging.getLogger(__name__)
 
@@ -98,8 +101,63 @@ def _match_rel(rel_type: str, src: str, dst: str):
     )
 
 
+def _count_rows(source: RowSource) -> tuple[dict[str, int], dict[Group, int]]:
+    """Rows per label and per relationship group, in load order: a first pass that also
+    checks every label, type and end before anything is written."""
+    nodes: Counter[str] = Counter(label for label, _ in source.iter_nodes(warn=False))
+    groups: Counter[Group] = Counter(group for group, _ in source.iter_relationships(warn=False))
+    return (
+        {label: nodes[label] for label in sorted(nodes, key=label_order)},
+        {group: groups[group] for group in sorted(groups, key=group_order)},
+    )
+
+
+class _Batches:
+    """Rows kept per label or relationship group until the group has a batch, then sent in
+    managed transactions: what is held is at most one batch per group, whatever the graph."""
+
+    def __init__(self, session, planner: _Planner, stats: LoadStats, bar: _Progress,
+                 totals: dict[Any, int]) -> None:
+        self.session = session
+        self.planner = planner
+        self.stats = stats
+        self.bar = bar
+        self.totals = totals
+        self.pending: dict[Any, list[dict[str, Any]]] = {}
+        self.done: Counter[Any] = Counter()
+        self.step = "writing"
+
+    def add(self, key: str | Group, row: dict[str, Any]) -> None:
+        batch = self.pending.setdefault(key, [])
+        batch.append(row)
+        if len(batch) >= self.planner.batch_size:
+            self._send(key)
+
+    def flush(self) -> None:
+        """Send what every group still holds, in load order."""
+        for key in sorted(self.pending, key=lambda k: label_order(k) if isinstance(k, str) else group_order(k)):
+            self._send(key)
+
+    def _send(self, key: str | Group) -> None:
+        rows = self.pending.pop(key)
+        if isinstance(key, str):
+            name, query, target = key, node_query(key), _match_node(key)
+        else:
+            name, query, target = f"{key[0]} ({key[1]}->{key[2]})", relationship_query(*key), _match_rel(*key)
+        for statements, count in self.planner.plan(query, rows, target):
+            done = self.done[key]
+            self.step = f"writing {name} rows {done + 1}-{done + count} of {self.totals[key]}"
+            created, rels, props = self.session.execute_write(_run_statements, statements)
+            self.stats.nodes_created += created
+            self.stats.relationships_created += rels
+            self.stats.properties_set += props
+            self.stats.transactions += 1
+            self.done[key] += count
+            self.bar.update(name, count)
+
+
 def write_neo4j(
-    graph: nx.MultiDiGraph | Rows,
+    graph: nx.MultiDiGraph | SortedGraph | Rows,
     driver,
     database: str | None = None,
     batch_size: int = DEFAULT_BATCH_SIZE,
@@ -108,12 +166,19 @@ def write_neo4j(
     *,
     max_retry_time: float = 30.0,
 ) -> LoadStats:
-    """Write ``graph`` through ``driver``: schema, then nodes by label, then relationships.
+    """Write ``graph`` through ``driver``: schema, then the nodes, then the relationships.
+
+    The graph is read twice (:mod:`~kg.export.neo4j.stream`): a first pass counts the rows and
+    checks every label, type and end before anything is written; the second sends them, each
+    label and relationship group in batches of its own. Neither holds the graph: a store or a
+    build's ``graph.json`` (:class:`kg.node_link.NodeLinkFile`) is loaded in memory that does
+    not grow with it, but for the map of node ids to labels.
 
     Parameters
     ----------
     graph
-        The kg graph (or its :func:`to_rows`).
+        The kg graph: networkx, a :class:`~kg.graphstore.SortedGraph` (a store, a build's
+        ``graph.json``), or its :func:`to_rows`.
     driver
         A ``neo4j.Driver`` (see :func:`connect`).
     database
@@ -145,10 +210,15 @@ def write_neo4j(
         raise ValueError(f"unknown dialect {dialect!r}; expected 'neo4j' or 'falkordb'")
     if dialect == "falkordb" and database is not None:
         raise ValueError("FalkorDB over Bolt has one graph per server: leave database=None")
-    rows = graph if isinstance(graph, Rows) else to_rows(graph)
-    stats = LoadStats(nodes=rows.node_counts(), relationships=rows.relationship_counts())
+    source = row_source(graph)
+    node_counts, group_counts = _count_rows(source)
+    by_type: Counter[str] = Counter()
+    for (rel_type, _, _), count in group_counts.items():
+        by_type[rel_type] += count
+    stats = LoadStats(nodes=node_counts, relationships=dict(by_type))
     started = time.perf_counter()
     step = "connecting"
+    batches = None
     try:
         with driver.session(
             database=database, max_transaction_retry_time=max_retry_time
@@ -157,31 +227,17 @@ def write_neo4j(
             planner = _Planner(dialect, batch_size, escape)
             step = "creating the schema"
             _ensure_schema(session, dialect, NODE_LABELS)
-            work: list[tuple[str, str, list, Callable]] = []
-            for label, node_rows in rows.nodes.items():
-                work.append((label, node_query(label), node_rows, _match_node(label)))
-            for (rel_type, src, dst), rel_rows in rows.relationships.items():
-                work.append(
-                    (
-                        f"{rel_type} ({src}->{dst})",
-                        relationship_query(rel_type, src, dst),
-                        rel_rows,
-                        _match_rel(rel_type, src, dst),
-                    )
-                )
-            with _Progress(rows.node_total + rows.relationship_total, progress) as bar:
-                for name, query, group_rows, target in work:
-                    done = 0
-                    for statements, count in planner.plan(query, group_rows, target):
-                        step = f"writing {name} rows {done + 1}-{done + count} of {len(group_rows)}"
-                        created, rels, props = session.execute_write(_run_statements, statements)
-                        stats.nodes_created += created
-                        stats.relationships_created += rels
-                        stats.properties_set += props
-                        stats.transactions += 1
-                        done += count
-                        bar.update(name, count)
+            total = sum(node_counts.values()) + sum(group_counts.values())
+            with _Progress(total, progress) as bar:
+                batches = _Batches(session, planner, stats, bar, {**node_counts, **group_counts})
+                for label, row in source.iter_nodes():
+                    batches.add(label, row)
+                batches.flush()
+                for group, row in source.iter_relationships():
+                    batches.add(group, row)
+                batches.flush()
     except (Neo4jError, DriverError, OSError) as exc:
+        step = batches.step if batches is not None else step
         detail = _describe(exc, [os.environ.get("NEO4J_PASSWORD")])
         if isinstance(exc, ClientError):  # the request itself is wrong: a re-run fails the same way
             where = f"database {database!r}" if database else "the server's default database"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +27,13 @@ from kg.export.neo4j.statements import (
 )
 
 logger = logging.getLogger(__name__)
+
+#: A relationship row's group: (type, source label, target label).
+Group = tuple[str, str, str]
+#: The schema's own label strings, so a map of a million ids to labels holds nine strings.
+_LABELS = {label: label for label in NODE_LABELS}
+_LABEL_ORDER = {label: i for i, label in enumerate(NODE_LABELS)}
+_TYPE_ORDER = {rel_type: i for i, rel_type in enumerate(RELATIONSHIP_TYPES)}
 
 #: Lists of maps whose keys are known, so an empty list still gives its parallel lists.
 _MAP_LISTS = {"mentions": ("start", "end"), "evidence": ("paper", "start", "end")}
@@ -44,7 +51,7 @@ class Rows:
     """
 
     nodes: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    relationships: dict[tuple[str, str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    relationships: dict[Group, list[dict[str, Any]]] = field(default_factory=dict)
 
     def node_counts(self) -> dict[str, int]:
         return {label: len(rows) for label, rows in self.nodes.items()}
@@ -62,6 +69,18 @@ class Rows:
     @property
     def relationship_total(self) -> int:
         return sum(len(rows) for rows in self.relationships.values())
+
+    def iter_nodes(self, *, warn: bool = True) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(label, row)`` of every node, label by label (a :class:`~kg.export.neo4j.stream.RowSource`)."""
+        for label, rows in self.nodes.items():
+            for row in rows:
+                yield label, row
+
+    def iter_relationships(self, *, warn: bool = True) -> Iterator[tuple[Group, dict[str, Any]]]:
+        """``(group, row)`` of every relationship, group by group."""
+        for group, rows in self.relationships.items():
+            for row in rows:
+                yield group, row
 
 
 def _scalar_kind(value: Any) -> type | None:
@@ -102,14 +121,16 @@ _SCALAR_TYPES = frozenset({str, int, float, bool})
 _GOOD_KEYS: set[str] = set()
 
 
-def _properties(attrs: Mapping[str, Any], skip: frozenset[str], where: object) -> dict[str, Any]:
+def _properties(attrs: Mapping[str, Any], skip: frozenset[str], where: object | None) -> dict[str, Any]:
+    """Flat properties; an attribute left out is logged unless ``where`` is None (a second pass)."""
     props: dict[str, Any] = {}
     for key, value in attrs.items():
         if value is None or key in skip:
             continue
         if key not in _GOOD_KEYS:
             if not isinstance(key, str) or not _IDENTIFIER.match(key):
-                logger.warning("%s: attribute %r left out (not a plain identifier)", where, key)
+                if where is not None:
+                    logger.warning("%s: attribute %r left out (not a plain identifier)", where, key)
                 continue
             _GOOD_KEYS.add(key)
         if type(value) in _SCALAR_TYPES:
@@ -146,43 +167,68 @@ class _Where:
         return " ".join(map(str, self.parts))
 
 
+def label_order(label: str) -> int:
+    """Where ``label``'s rows come: the order of :data:`NODE_LABELS`."""
+    return _LABEL_ORDER[label]
+
+
+def group_order(group: Group) -> tuple[int, int, int]:
+    """Where a relationship group's rows come: by type, then source and target label."""
+    rel_type, source, target = group
+    return _TYPE_ORDER[rel_type], _LABEL_ORDER[source], _LABEL_ORDER[target]
+
+
+def node_row(node: Any, attrs: Mapping[str, Any], *, warn: bool = True) -> tuple[str, dict[str, Any]]:
+    """``(label, {"id", "props"})`` of one node; ValueError for a missing or unknown label.
+
+    ``warn=False`` for a second pass over the same graph: its warnings were logged once.
+    """
+    given = attrs.get("label")
+    if given is None:
+        raise ValueError(f"node {node!r} has no label (an edge endpoint that was never added?)")
+    label = _LABELS[_check_label(given)]  # the schema's string, not the reader's copy
+    where = _Where("node", node) if warn else None
+    return label, {"id": str(node), "props": _properties(attrs, _SKIP_NODE_KEYS, where)}
+
+
+def relationship_row(
+    src: Any, dst: Any, key: Any, attrs: Mapping[str, Any], labels: Mapping[str, str], *, warn: bool = True
+) -> tuple[Group, dict[str, Any]]:
+    """``(group, {"src", "dst", "props"})`` of one edge; ``labels`` maps every node id to its label.
+
+    ValueError for a type outside the schema or an end that is not a node.
+    """
+    rel_type = _check_type(attrs.get("type") or key)
+    source, target = str(src), str(dst)
+    for end in (source, target):
+        if end not in labels:
+            raise ValueError(f"node {end!r} has no label (an edge endpoint that was never added?)")
+    where = _Where("edge", src, rel_type, dst) if warn else None
+    row = {"src": source, "dst": target, "props": _properties(attrs, _SKIP_EDGE_KEYS, where)}
+    return (rel_type, labels[source], labels[target]), row
+
+
 def to_rows(graph: nx.MultiDiGraph) -> Rows:
-    """Turn the kg graph into :class:`Rows` (flat properties; labels and types checked).
+    """Turn the kg graph into :class:`Rows` (flat properties; labels and types checked), held
+    in memory; a load that must not hold them reads :mod:`~kg.export.neo4j.stream` instead.
 
     Raises ``ValueError`` for a node without a known ``label`` or an edge whose
     type is not in the schema.
     """
-    labels: dict[Any, str] = {}
+    labels: dict[str, str] = {}
     nodes: dict[str, list[dict[str, Any]]] = {}
     for node, attrs in graph.nodes(data=True):
-        label = attrs.get("label")
-        if label is None:
-            raise ValueError(f"node {node!r} has no label (an edge endpoint that was never added?)")
-        _check_label(label)
-        labels[node] = label
-        nodes.setdefault(label, []).append(
-            {"id": str(node), "props": _properties(attrs, _SKIP_NODE_KEYS, _Where("node", node))}
-        )
-    rels: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+        label, row = node_row(node, attrs)
+        labels[row["id"]] = label
+        nodes.setdefault(label, []).append(row)
+    rels: dict[Group, list[dict[str, Any]]] = {}
     for src, dst, key, attrs in graph.edges(keys=True, data=True):
-        rel_type = _check_type(attrs.get("type") or key)
-        group = (rel_type, labels[src], labels[dst])
-        rels.setdefault(group, []).append(
-            {
-                "src": str(src),
-                "dst": str(dst),
-                "props": _properties(attrs, _SKIP_EDGE_KEYS, _Where("edge", src, rel_type, dst)),
-            }
-        )
-    order = {label: i for i, label in enumerate(NODE_LABELS)}
-    type_order = {t: i for i, t in enumerate(RELATIONSHIP_TYPES)}
+        group, row = relationship_row(src, dst, key, attrs, labels)
+        rels.setdefault(group, []).append(row)
     return Rows(
-        nodes={
-            label: sorted(nodes[label], key=lambda r: r["id"])
-            for label in sorted(nodes, key=order.__getitem__)
-        },
+        nodes={label: sorted(nodes[label], key=lambda r: r["id"]) for label in sorted(nodes, key=label_order)},
         relationships={
             group: sorted(rels[group], key=lambda r: (r["src"], r["dst"]))
-            for group in sorted(rels, key=lambda g: (type_order[g[0]], order[g[1]], order[g[2]]))
+            for group in sorted(rels, key=group_order)
         },
     )
