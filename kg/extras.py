@@ -25,7 +25,6 @@ EXTRA_OF_MODULE = {
     "pyoxigraph": "sparql",
     "matplotlib": "viz",
     "neo4j": "neo4j",
-    "ijson": "neo4j",
     "dask": "dask",
     "distributed": "dask",
     "sklearn": "train",

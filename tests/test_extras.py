@@ -27,7 +27,6 @@ CASES = [
     ("viz", ["matplotlib"], ["viz", "{out}"]),
     ("viz", ["matplotlib"], ["map", "{out}"]),
     ("neo4j", ["neo4j"], ["export", "neo4j", "{out}", "--uri", "bolt://127.0.0.1:9"]),
-    ("neo4j", ["ijson"], ["export", "neo4j-bulk", "{out}", "-o", "{out}/bulk"]),
     ("dask", ["dask", "distributed"], ["build", "{examples}", "-o", "{out}/dask", "--engine", "dask"]),
 ]
 
