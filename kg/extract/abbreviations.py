@@ -120,6 +120,9 @@ class AbbreviationDetector:
         if len(inner) <= 3 and is_short_form(inner.text.replace(" ", "")):
             limit = min(len(inner.text) + 5, len(inner.text) * 2, self.max_long_form_words)
             words = doc[max(sent_start, i - limit) : i]
+            bracket = max((t.i for t in words if t.text in "()[]"), default=None)
+            if bracket is not None:  # a long form does not reach back across another parenthesis
+                words = doc[bracket + 1 : i]
             long_span = self._match(inner.text, words)
             if long_span is not None:
                 return (inner.start_char, inner.end_char, long_span.start_char, long_span.end_char)

@@ -44,6 +44,11 @@ def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
     assert definitions(detector_nlp, raw) == []
 
 
+def test_a_long_form_does_not_reach_back_across_another_parenthesis(detector_nlp):
+    raw = "Zorbnet improves Plonk (QuaxNet-50) by +3.4 AP and reaches 50.9 (QuaxNet-50) on Flib."
+    assert definitions(detector_nlp, raw) == []
+
+
 @pytest.mark.parametrize("text, ok", [("GNN", True), ("LLMs", True), ("GNN-Diff", True), ("a", False), ("95%", False), ("ii", False)])
 def test_is_short_form(text, ok):
     assert is_short_form(text) is ok
