@@ -102,7 +102,9 @@ def train(ctx, config, output, corpus, data_dir, gold, folds, ship_as):
         click.echo(f"out-of-fold predictions -> {path}")
 
 
-LINEAR = ("entities", "proposals", "relations", "results")
+LINEAR = ("choice", "entities", "proposals", "relations", "results")
+#: The config setting that points a component at a decision's model, where it is not ``kg_<name>.model``.
+_MODEL_SETTING = {"choice": "components.kg_entities.choice_model"}
 
 
 @click.command("train-linear")
@@ -123,13 +125,13 @@ LINEAR = ("entities", "proposals", "relations", "results")
 @input_errors("--gold must be the annotation (JSON Lines, as tests/data/openreview_gold/train.jsonl), --data a "
               "folder of the annotated abstracts and --learned-spans the JSON of kg train --folds")
 def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
-    """Train kg's learned decisions on annotated abstracts: which names are entities and of
-    which type (entities), what a paper proposes (proposals), how entities relate (relations),
-    which numbers state results (results).
+    """Train kg's learned decisions on annotated abstracts: which of overlapping names is the
+    whole name (choice), which names are entities and of which type (entities), what a paper
+    proposes (proposals), how entities relate (relations), which numbers state results (results).
 
     Each is a logistic regression over features the components compute, fitted on the
     candidates kg's own pipeline produces on the annotated abstracts; ``all`` trains the
-    four in order, each on the pipeline with the ones before it.
+    five in order, each on the pipeline with the ones before it.
 
     \b
     Example:
@@ -147,8 +149,9 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
         raise click.UsageError(f"no annotation at {gold}: pass --gold")
     spans = json.loads(Path(learned_spans).read_text(encoding="utf-8")) if learned_spans else None
     output.mkdir(parents=True, exist_ok=True)
-    trainers = {"entities": linear.train_entities, "proposals": linear.train_proposals,
-                "relations": linear.train_relations, "results": linear.train_results}
+    trainers = {"choice": linear.train_choice, "entities": linear.train_entities,
+                "proposals": linear.train_proposals, "relations": linear.train_relations,
+                "results": linear.train_results}
     overrides: dict = {}
     for name in LINEAR if what == "all" else (what,):
         nlp = load_pipeline(overrides=overrides)
@@ -156,7 +159,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
         summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path,
                                  c=linear.DEFAULT_C[name] if c is None else c, learned_spans=spans)
         click.echo(f"{name}: {summary} -> {path}")
-        overrides[f"components.kg_{name}.model"] = str(path.resolve())
+        overrides[_MODEL_SETTING.get(name, f"components.kg_{name}.model")] = str(path.resolve())
         if ship:
             from kg.extract.models import MODELS_DIR
 

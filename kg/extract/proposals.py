@@ -22,6 +22,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.abbreviations import is_short_form
 from kg.extract.entities import OUR_NEW, emphasized_spans, is_name_like, is_variant, type_of_phrase
+from kg.extract.entities.component import DOUBT, doubt_bucket
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
@@ -322,6 +323,7 @@ def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reason
         feats.append("catalogue")
     feats += _shape_features(first.text)
     feats += _standing_features(doc, spans, vocabulary, by_pattern)
+    feats += _doubt_features(doc, spans)
     feats += _first_sentence_features(doc, spans, vocabulary, starts)
     for span in spans[:3]:
         feats += _context_features(doc, span, vocabulary)
@@ -358,6 +360,13 @@ def _standing_features(doc: Doc, spans: list[Span], vocabulary: Vocabulary, by_p
     if title and text.lower() in title:
         feats += ["in_title", f"in_title|{'start' if title.startswith(text.lower()) else 'inside'}"]
     return feats
+
+
+def _doubt_features(doc: Doc, spans: list[Span]) -> list[str]:
+    """How doubtful the entity decision was that the name is an entity at all."""
+    doubts = doc.user_data.get(DOUBT, {})
+    found = [doubts[(s.start, s.end)] for s in spans if (s.start, s.end) in doubts]
+    return [f"doubt={doubt_bucket(min(found))}"] if found else []
 
 
 def _first_sentence_features(doc: Doc, spans: list[Span], vocabulary: Vocabulary,

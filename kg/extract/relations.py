@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.entities.component import DOUBT, doubt_bucket
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.sentences import spans_by_sentence
@@ -237,6 +238,10 @@ def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], t
         feats += ["a_generic", f"a_generic|{types}"]
     if b.kb_id_:
         feats.append("b_catalogue")
+    doubts = doc.user_data.get(DOUBT, {})
+    for side, span in (("a", a), ("b", b)):
+        if (span.start, span.end) in doubts:
+            feats.append(f"{side}_doubt={doubt_bucket(doubts[(span.start, span.end)])}")
     return feats + _variant_features(a, b, types)
 
 

@@ -122,20 +122,25 @@ def names_doc(nlp, record: dict) -> Doc:
     (paraphrasing aliases are not names: :func:`is_paraphrase`)."""
     from kg.extract.clean import clean_text
 
-    clean = clean_text(record["abstract"])
-    doc = nlp.make_doc(clean.text)
+    doc = nlp.make_doc(clean_text(record["abstract"]).text)
+    doc.ents = gold_spans(doc, record)
+    doc.user_data["id"] = record["id"]
+    return doc
+
+
+def gold_spans(doc: Doc, record: dict) -> list[Span]:
+    """Where the record's gold names (name and aliases that name it) occur in ``doc``, typed; of
+    overlapping occurrences the longest (``filter SBI`` where ``SBI`` is a gold name too)."""
     spans = []
     for entity in record["entities"]:
         forms = {entity["name"], *(a for a in entity.get("aliases", ()) if not is_paraphrase(a, entity["name"]))}
         for form in sorted(forms):
             pattern = _name_pattern(form)
-            for match in pattern.finditer(clean.text) if pattern else ():
+            for match in pattern.finditer(doc.text) if pattern else ():
                 span = doc.char_span(match.start(), match.end(), label=entity["type"], alignment_mode="contract")
                 if span is not None and len(span):
                     spans.append(span)
-    doc.ents = filter_spans(spans)
-    doc.user_data["id"] = record["id"]
-    return doc
+    return filter_spans(spans)
 
 
 def split_held_out(records: list, fraction: float = 0.1, seed: int = 0) -> tuple[list, list]:

@@ -20,6 +20,7 @@ import numpy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.entities.context_types import KIND_ENDINGS
 from kg.extract.linear import LinearModel
 from kg.extract.pipeline import display_name
 from kg.extract.proposals import _by_name, proposal_features
@@ -27,8 +28,8 @@ from kg.extract.relations import main_proposals, pair_candidates, pair_features
 from kg.extract.vocabulary import default_vocabulary
 from kg.ids import name_key
 
-__all__ = ["DEFAULT_C", "annotated_docs", "fit", "proposal_examples", "relation_examples", "result_examples",
-           "train_proposals", "train_relations", "train_results"]
+__all__ = ["DEFAULT_C", "annotated_docs", "choice_examples", "fit", "proposal_examples", "relation_examples", "result_examples",
+           "train_choice", "train_proposals", "train_relations", "train_results"]
 
 
 def _read_jsonl(paths: Iterable[str | Path]) -> Iterator[dict]:
@@ -86,7 +87,7 @@ def relation_examples(doc: Doc, record: dict, max_subjects: int = 1) -> Iterator
 
 #: Inverse regularisation strength per decision, chosen on the dev set (docs/quality.md): the
 #: relation features are many and sparse (about 13,000 over 18,000 pairs), so they want more.
-DEFAULT_C = {"entities": 1.0, "proposals": 1.0, "relations": 0.2, "results": 1.0}
+DEFAULT_C = {"choice": 1.0, "entities": 1.0, "proposals": 1.0, "relations": 0.2, "results": 1.0}
 
 
 def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int = 2) -> LinearModel:
@@ -161,14 +162,47 @@ def train_proposals(nlp: Language, gold: Iterable[str | Path], abstracts: Iterab
     return fit_and_save([ex for doc, record in docs for ex in proposal_examples(doc, record, finder)], output, c)
 
 
+def _gold_types(record: dict) -> dict[str, str]:
+    """Name keys (name and aliases) -> the gold entity's type."""
+    types: dict[str, str] = {}
+    for entity in record["entities"]:
+        for form in (entity["name"], *entity.get("aliases", ())):
+            types.setdefault(name_key(form), entity["type"])
+    return types
+
+
+#: Trailing words the recogniser takes off a name of their type (``language modeling tasks``).
+_KIND_WORDS = frozenset().union(*KIND_ENDINGS.values())
+
+
+def choice_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[str], str]]:
+    """(features, gold type or ``none``) for every candidate that another of a different extent
+    overlaps: the candidate is right when its extent (without a trailing kind word) is where the
+    gold names something, the longest gold name there (``filter SBI``, not the ``SBI`` inside it)."""
+    from kg.extract.entities.ranking import conflicting_features
+    from kg.train.convert import gold_spans
+
+    gold = {(s.start, s.end): s.label_ for s in gold_spans(doc, record)}
+    candidates, learned = recognizer.candidates(doc)
+    for c, feats in conflicting_features(doc, candidates, learned, recognizer.vocab):
+        label = gold.get((c.start, c.end))
+        if label is None and c.end - c.start > 1 and doc[c.end - 1].lower_ in _KIND_WORDS:
+            label = gold.get((c.start, c.end - 1))  # ``language modeling tasks``: the kind word goes
+        yield feats, label or "none"
+
+
+def train_choice(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
+                 output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
+    recognizer = nlp.get_pipe("kg_entities")
+    docs = annotated_docs(nlp, gold, abstracts, until="kg_entities", learned_spans=learned_spans)
+    return fit_and_save([ex for doc, record in docs for ex in choice_examples(doc, record, recognizer)], output, c)
+
+
 def entity_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[str], str]]:
     """(features, gold type or ``none``) for every name the rules and the recogniser choose."""
     from kg.extract.entities import candidate_groups, entity_features
 
-    types = {}
-    for entity in record["entities"]:
-        for form in (entity["name"], *entity.get("aliases", ())):
-            types.setdefault(name_key(form), entity["type"])
+    types = _gold_types(record)
     chosen, learned = recognizer.choose(doc)
     learned_at = {(c.start, c.end): c.label for c in learned}
     groups = candidate_groups(doc, chosen)

@@ -409,3 +409,28 @@ def test_a_list_of_names_takes_the_first_named_of_two_equally_common_types(nlp):
                  Candidate(6, 7, None, PRIORITY_NAME)]
         recognizer._type_list(doc, group, known_before=set())
         assert group[2].label == first  # the same whatever the order of a set in this process
+
+
+def test_the_entity_decision_tells_later_decisions_its_doubt(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.entities.component import DOUBT
+    from kg.extract.proposals import proposal_features
+    from kg.extract.relations import pair_features
+    from kg.extract.vocabulary import default_vocabulary
+
+    doc = annotate(nlp, "We propose Zorblat, a novel framework. Zorblat outperforms U-Net on the Plinkset benchmark.")
+    doubts = doc.user_data[DOUBT]
+    kept = doc.spans["kg_entities"]
+    assert kept and all(0.0 <= doubts[(s.start, s.end)] < 0.6 for s in kept)  # the threshold of default.cfg
+
+    made = nlp.make_doc("Zorblat outperforms Plinko.")
+    for token in made:
+        token.is_sent_start = token.i == 0
+    zorblat, plinko = Span(made, 0, 1, label="Method"), Span(made, 2, 3, label="Method")
+    made.user_data[DOUBT] = {(0, 1): 0.05, (2, 3): 0.5}
+    features = pair_features(made, zorblat, plinko, made[:], False, set())
+    assert {"a_doubt=low", "b_doubt=high"} <= set(features)
+    assert "doubt=high" in proposal_features(made, [zorblat, plinko], [1], {}, default_vocabulary())
+    del made.user_data[DOUBT]
+    assert not any("doubt" in f for f in pair_features(made, zorblat, plinko, made[:], False, set()))

@@ -5,7 +5,9 @@ import json
 import pytest
 
 from kg.train.convert import is_paraphrase, names_doc, read_annotated
-from kg.train.linear import annotated_docs, entity_examples, fit, proposal_examples, relation_examples
+from kg.train.linear import (
+    annotated_docs, choice_examples, entity_examples, fit, proposal_examples, relation_examples,
+)
 
 ABSTRACT = (
     "Image segmentation of thin structures is hard. We propose Zorblat, a novel framework for "
@@ -67,6 +69,36 @@ def test_each_candidate_is_labelled_from_the_gold(nlp, files):
     assert proposals == {"proposed", "no"}
     relations = [label for _, label in relation_examples(doc, record)]
     assert {"evaluated_on", "compared_with", "applied_to"} <= set(relations) and "none" in relations
+
+
+def test_overlapping_candidates_are_labelled_whole_or_not(nlp, files):
+    start = ABSTRACT.index("Plinkset")
+    spans = {"toy:1": [[start, start + len("Plinkset benchmark"), "Dataset"]]}  # as a recogniser might
+    [(doc, record)] = annotated_docs(nlp, [files[0]], [files[1]], until="kg_entities", learned_spans=spans)
+    labels: dict = {}
+    for feats, label in choice_examples(doc, record, nlp.get_pipe("kg_entities")):
+        extra = [f for f in feats if f.startswith(("adds_", "lacks_")) and "=" in f and "_tag" not in f
+                 and "_len" not in f]
+        labels.setdefault((any(f.startswith("contains=") for f in feats), tuple(sorted(extra))), set()).add(label)
+    assert labels[(True, ("adds_before=mean",))] == {"Metric"}  # mean IoU, the gold name
+    assert labels[(False, ("lacks_before=mean",))] == {"none"}  # IoU inside it
+    # "Plinkset benchmark" around Plinkset, a name the paper coins: the rules settle it, no example
+    assert not any("benchmark" in f for key in labels for f in key[1])
+
+
+def test_a_name_inside_a_longer_gold_name_is_not_the_name_there(nlp, tmp_path):
+    """Both ``IoU`` and ``mean IoU`` are gold names of the paper; where the text says ``mean IoU``
+    the annotation takes the longer one, so ``IoU`` there is no name."""
+    record = {**GOLD, "entities": [*GOLD["entities"], {"name": "IoU", "type": "Metric", "proposed": False,
+                                                        "aliases": []}]}
+    gold, abstracts = tmp_path / "gold.jsonl", tmp_path / "abstracts.jsonl"
+    gold.write_text(json.dumps(record) + "\n")
+    abstracts.write_text(json.dumps({"id": "toy:1", "abstract": ABSTRACT}) + "\n")
+    [(doc, record)] = annotated_docs(nlp, [gold], [abstracts], until="kg_entities", learned_spans={"toy:1": []})
+    labels = {}
+    for feats, label in choice_examples(doc, record, nlp.get_pipe("kg_entities")):
+        labels.setdefault("tokens=1" in feats, set()).add(label)
+    assert labels == {True: {"none"}, False: {"Metric"}}
 
 
 def test_recogniser_predictions_can_stand_in_for_the_model(nlp, files):

@@ -20,6 +20,7 @@ class Candidate:
     kb_id: str = ""
     source: str = ""
     coined: bool = False  # a word the field has not used, where a paper names something (``dubbed X``)
+    score: float | None = None  # the learned choice's: how likely a whole name (entities.ranking)
 
     def __post_init__(self) -> None:
         self.source = self.source or _SOURCES.get(self.priority, "other")  # type: ignore[call-overload]

@@ -22,12 +22,11 @@ class CandidateChoice:
 
     @staticmethod
     def _non_overlapping(doc: Doc, candidates: list[Candidate]) -> list[Candidate]:
-        """Stronger first, then longer; a descriptive phrase containing a catalogue match
-        of its own type (``inference latency`` around ``latency``) counts as strong."""
-        _strengthen_around_catalogue(doc, candidates)
+        """The likelier whole name first when the learned choice scored them
+        (:mod:`~kg.extract.entities.ranking`), else the stronger; then the longer."""
         taken: set[int] = set()
         chosen: list[Candidate] = []
-        for c in sorted(candidates, key=lambda c: (-c.priority, -(c.end - c.start), c.start)):
+        for c in sorted(candidates, key=_choice_order):
             if c.end <= c.start or any(i in taken for i in range(c.start, c.end)):
                 continue
             taken.update(range(c.start, c.end))
@@ -35,7 +34,11 @@ class CandidateChoice:
         return sorted(chosen, key=lambda c: c.start)
 
 
-def _strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
+def _choice_order(c: Candidate) -> tuple:
+    return (-(c.score if c.score is not None else 0.0), -c.priority, -(c.end - c.start), c.start)
+
+
+def strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
     """A typed phrase around a catalogue match of its own type, and of no other type, counts
     as a catalogue match (not ``LAMBADA natural language understanding`` over the dataset)."""
     catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]

@@ -8,7 +8,9 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.entities.candidate import Candidate
 from kg.extract.entities.catalogue import CatalogueCandidates
-from kg.extract.entities.choice import CandidateChoice, _favour_whole_names, _label_as_learned
+from kg.extract.entities.choice import (
+    CandidateChoice, _favour_whole_names, _label_as_learned, strengthen_around_catalogue,
+)
 from kg.extract.entities.context_types import ContextTyping
 from kg.extract.entities.defined import DefinedCandidates
 from kg.extract.entities.features import candidate_groups, entity_features
@@ -16,6 +18,7 @@ from kg.extract.entities.introduced import IntroducedCandidates
 from kg.extract.entities.learned_spans import LearnedCandidates
 from kg.extract.entities.names import NameCandidates
 from kg.extract.entities.phrases import PhraseCandidates
+from kg.extract.entities.ranking import rank_candidates
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.vocabulary import Vocabulary
@@ -35,6 +38,7 @@ from kg.extract.vocabulary import Vocabulary
         "rule_phrases": True,
         "model": "entities.npz",
         "threshold": 0.6,
+        "choice_model": "choice.npz",
     },
 )
 def make_entity_recognizer(
@@ -49,6 +53,7 @@ def make_entity_recognizer(
     rule_phrases: bool,
     model: str,
     threshold: float,
+    choice_model: str,
 ):
     return EntityRecognizer(
         spans_key=spans_key,
@@ -60,7 +65,18 @@ def make_entity_recognizer(
         rule_phrases=rule_phrases,
         model=model,
         threshold=threshold,
+        choice_model=choice_model,
     )
+
+
+#: ``doc.user_data`` key of the entity decision's doubt about each kept name: token extent -> P(none).
+DOUBT = "kg_entity_doubt"
+
+
+def doubt_bucket(p_none: float) -> str:
+    """The entity decision's doubt about a name it kept, as a feature value for the decisions after it:
+    a proposal or relation of a doubtful name is doubtful too."""
+    return "low" if p_none < 0.2 else "some" if p_none < 0.4 else "high"
 
 
 class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates, NameCandidates,
@@ -77,6 +93,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         rule_phrases: bool = True,
         model: str = "",
         threshold: float = 0.6,
+        choice_model: str = "",
     ) -> None:
         self.spans_key = spans_key
         self.catalogue_key = catalogue_key
@@ -88,6 +105,8 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         self.threshold = threshold
         path = model_path(model) if model else None
         self.decider = LinearModel.load(path) if path is not None and path.is_file() else None
+        path = model_path(choice_model) if choice_model else None
+        self.chooser = LinearModel.load(path) if path is not None and path.is_file() else None
 
     def __call__(self, doc: Doc) -> Doc:
         chosen, learned = self.choose(doc)
@@ -100,7 +119,19 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         return doc
 
     def choose(self, doc: Doc) -> tuple[list[Candidate], list[Candidate]]:
-        """The candidates the rules choose (typed, not overlapping) and the learned ones."""
+        """The candidates chosen (typed, not overlapping) and the learned ones."""
+        candidates, learned = self.candidates(doc)
+        if self.chooser is not None:
+            rank_candidates(doc, candidates, learned, self.chooser, self.vocab)
+        chosen = self._non_overlapping(doc, candidates)
+        self._type_from_context(doc, chosen)
+        for c in chosen:
+            self._without_kind_word(doc, c)
+        return chosen, learned
+
+    def candidates(self, doc: Doc) -> tuple[list[Candidate], list[Candidate]]:
+        """Every candidate of the rules and the recogniser but generic classes (overlapping),
+        and the recogniser's own."""
         self._blocked: set[str] = set()
         self._texts = [t.text for t in doc]
         self._spaces = [t.whitespace_ for t in doc]
@@ -118,22 +149,22 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         _label_as_learned(candidates, learned)
         _favour_whole_names(doc, candidates, learned)
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
-        chosen = self._non_overlapping(doc, candidates)
-        self._type_from_context(doc, chosen)
-        for c in chosen:
-            self._without_kind_word(doc, c)
-        return chosen, learned
+        strengthen_around_catalogue(doc, candidates)
+        return candidates, learned
 
     def _decide(self, doc: Doc, chosen: list[Candidate], learned: list[Candidate]) -> list[Candidate]:
         """The learned last word: per name, keep it (with the type it gives) or drop it."""
         kept = []
         learned_at = {(c.start, c.end): c.label for c in learned}
         groups = candidate_groups(doc, chosen)
+        doubt = doc.user_data.setdefault(DOUBT, {})
         for group in groups.values():
             p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, set(groups)))
             none = self.decider.classes.index("none")
             if p[none] >= self.threshold and not any(c.coined for c in group):
                 continue  # a word coined where the paper names something stays, whatever the decision
+            for c in group:
+                doubt[(c.start, c.end)] = float(p[none])
             p[none] = -1.0
             label = self.decider.classes[int(p.argmax())]
             for c in group:

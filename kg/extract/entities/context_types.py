@@ -11,7 +11,7 @@ from kg.extract.entities.phrase_types import type_of_phrase
 _LIST_GLUE = {",", "and", "or", "&", "/", ";"}
 _KIND_AFTER = {"metric": "Metric", "metrics": "Metric", "score": "Metric", "scores": "Metric",
                "task": "Task", "tasks": "Task"}
-_KIND_ENDINGS = {
+KIND_ENDINGS = {
     "Task": {"task", "tasks", "problem", "problems"},
     "Dataset": {"dataset", "datasets", "benchmark", "benchmarks", "corpus"},
     "Metric": {"metric", "metrics"},
@@ -28,7 +28,7 @@ class ContextTyping:
     def _without_kind_word(self, doc: Doc, c: Candidate) -> None:
         """``language modeling tasks`` is the task ``language modeling``; ``the Plink dataset``
         the dataset ``Plink``: a trailing word saying what kind of thing it is, is not its name."""
-        kinds = _KIND_ENDINGS.get(c.label or "", ())
+        kinds = KIND_ENDINGS.get(c.label or "", ())
         if c.end - c.start > 1 and doc[c.end - 1].lower_ in kinds and doc[c.end - 2].text != "-":
             if c.label != "Dataset" or any(ch.isupper() or ch.isdigit() for ch in doc[c.start:c.end - 1].text):
                 c.end -= 1
