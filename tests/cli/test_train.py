@@ -3,31 +3,10 @@
 import json
 
 from click.testing import CliRunner
+from toy_annotation import ABSTRACT, GOLD
 
 from kg.cli import main
 from kg.extract.linear import LinearModel
-
-ABSTRACT = (
-    "Image segmentation of thin structures is hard. We propose Zorblat, a novel framework for "
-    "image segmentation. On the Plinkset benchmark, Zorblat outperforms U-Net and improves "
-    "mean IoU by 4.2%. It uses 12% of the memory and runs in the QuuxLib toolkit of PlonkSoft."
-)
-GOLD = {
-    "id": "toy:1", "title": "Zorblat: thin structures",
-    "entities": [
-        {"name": "Zorblat", "type": "Method", "proposed": True, "aliases": []},
-        {"name": "image segmentation", "type": "Task", "proposed": False, "aliases": []},
-        {"name": "Plinkset", "type": "Dataset", "proposed": False, "aliases": []},
-        {"name": "U-Net", "type": "Method", "proposed": False, "aliases": []},
-        {"name": "mean IoU", "type": "Metric", "proposed": False, "aliases": []},
-    ],
-    "relations": [
-        {"subject": "Zorblat", "predicate": "evaluated_on", "object": "Plinkset"},
-        {"subject": "Zorblat", "predicate": "compared_with", "object": "U-Net"},
-    ],
-    "results": [{"value": "4.2%", "metric": "mean IoU", "subject": "Zorblat", "dataset": "Plinkset",
-                 "task": None, "baseline": "U-Net", "setting": None, "direction": "higher"}],
-}
 
 
 def test_train_linear_all_trains_the_choice_first_and_every_decision_after_it(tmp_path):

@@ -3,32 +3,12 @@
 import json
 
 import pytest
+from toy_annotation import ABSTRACT, GOLD
 
 from kg.train.convert import is_paraphrase, names_doc, read_annotated
 from kg.train.linear import (
     annotated_docs, choice_examples, entity_examples, fit, proposal_examples, relation_examples,
 )
-
-ABSTRACT = (
-    "Image segmentation of thin structures is hard. We propose Zorblat, a novel framework for "
-    "image segmentation. On the Plinkset benchmark, Zorblat outperforms U-Net and improves "
-    "mean IoU by 4.2%."
-)
-GOLD = {
-    "id": "toy:1", "title": "Zorblat: thin structures",
-    "entities": [
-        {"name": "Zorblat", "type": "Method", "proposed": True, "aliases": []},
-        {"name": "image segmentation", "type": "Task", "proposed": False, "aliases": []},
-        {"name": "Plinkset", "type": "Dataset", "proposed": False, "aliases": []},
-        {"name": "U-Net", "type": "Method", "proposed": False, "aliases": []},
-        {"name": "mean IoU", "type": "Metric", "proposed": False, "aliases": ["segmenting images well"]},
-    ],
-    "relations": [
-        {"subject": "Zorblat", "predicate": "evaluated_on", "object": "Plinkset"},
-        {"subject": "Zorblat", "predicate": "compared_with", "object": "U-Net"},
-        {"subject": "Zorblat", "predicate": "applied_to", "object": "image segmentation"},
-    ],
-}
 
 
 @pytest.fixture()
