@@ -11,8 +11,8 @@ stages with the peak RSS of each, the whole build's peak RSS, and the size of
 every output file.
 
 Peak RSS per stage is the kernel's high-water mark (``VmHWM``), reset when a stage
-starts (``/proc/self/clear_refs``) and read when it ends; what runs between stages
-(the summary, publishing the files) is ``between stages``. Where that reset is not
+starts (``/proc/self/clear_refs``) and read when it ends; what runs between two stages
+(the summary after assembly, publishing the files) is ``after STAGE``. Where that reset is not
 allowed, only the whole build's peak is given.
 
 Names follow the corpus generator's law (``benchmarks/corpus.py``): a Zipf
@@ -134,6 +134,7 @@ class StagePeaks:
     def __init__(self) -> None:
         self.stages: dict[str, float] = {}
         self.whole = 0.0  # the process's peak: resetting the mark resets ru_maxrss too
+        self.gap = "before the build"  # the name of what runs until the next stage starts
 
     @staticmethod
     def _high_water_mb() -> float:
@@ -152,19 +153,20 @@ class StagePeaks:
 
         @contextmanager
         def peaked(report, stage: str):
-            self._reset("between stages")
+            self._reset(self.gap)
             try:
                 with timed(report, stage):
                     yield
             finally:
                 self._reset(stage)
+                self.gap = f"after {stage}"
 
         return peaked
 
     def install(self) -> bool:
         """Patch the build's stage timer where the build modules call it, if the mark can be reset."""
         try:
-            self._reset("before the build")
+            self._reset("imports")
         except (OSError, AttributeError):
             return False
         import kg.build.outputs
@@ -186,7 +188,7 @@ def child(corpus: Path, out: Path) -> dict:
     seconds = round(time.perf_counter() - start, 1)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if per_stage:
-        peaks._reset("between stages")
+        peaks._reset(peaks.gap)
         peak = peaks.whole
     return {"seconds": seconds, "papers": report.papers_built,
             "from_cache": report.cache_hits, "nodes": report.nodes, "edges": report.edges,
