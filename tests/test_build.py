@@ -97,6 +97,20 @@ def test_results_csv_has_a_row_per_result(seeds_build):
         assert row["metric"] != "value"
 
 
+def test_results_csv_streamed_from_the_store_is_the_one_written_from_the_graph_in_memory(seeds_build, tmp_path):
+    from kg.analyse.leaderboard import write_results_csv
+    from kg.node_link import NodeLinkFile
+
+    out, report, _ = seeds_build
+    built = (out / "results.csv").read_bytes()  # streamed from the build's store
+    write_results_csv(report.graph, tmp_path / "memory.csv")  # graph.json read whole
+    with NodeLinkFile(out / "graph.json") as streamed:
+        write_results_csv(streamed, tmp_path / "from-graph-json.csv")
+    assert built.count(b"\n") == report.results + 1 and report.results > 0
+    assert (tmp_path / "memory.csv").read_bytes() == built
+    assert (tmp_path / "from-graph-json.csv").read_bytes() == built
+
+
 def test_build_is_stable_across_input_order(tmp_path, examples_dir, seeds_build):
     out, _, papers = seeds_build
     files = sorted(examples_dir.glob("*.txt"), reverse=True)

@@ -1,7 +1,8 @@
 """Leaderboards from the results papers state: per (task, dataset, metric), methods ranked by value.
 
 A result node of the graph (``docs/graph-schema.md``) becomes one row
-(:func:`result_rows`, written by ``kg build`` as ``results.csv``): the paper, the
+(:func:`result_rows`, written by ``kg build`` as ``results.csv`` from its store, streamed:
+:mod:`kg.analyse.result_stream`): the paper, the
 subject (the method or model, else the paper itself), task, dataset, metric, value
 with its number, unit and change, direction, baseline, setting, and the evidence
 (the sentence and the offsets of the value in the abstract). Fields the text
@@ -34,6 +35,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 
@@ -41,8 +43,8 @@ from kg.graphstore import SortedGraph
 from kg.ids import name_key
 from kg.schema import RESULT_FIELDS
 
-__all__ = ["Board", "RESULT_COLUMNS", "board_rows", "leaderboards", "result_rows", "to_markdown",
-           "write_results_csv"]
+__all__ = ["Board", "RESULT_COLUMNS", "board_rows", "leaderboards", "result_row", "result_rows", "row_order",
+           "to_markdown", "write_results_csv"]
 
 RESULT_COLUMNS = (
     "paper", "title", "year", "venue", "subject", "subject_id", "subject_type", "task", "task_id",
@@ -64,53 +66,55 @@ def result_rows(graph: nx.MultiDiGraph) -> list[dict]:
         if data.get("label") != "Result":
             continue
         paper = nodes[data["paper"]] if data.get("paper") in nodes else {}
-        row = {column: None for column in RESULT_COLUMNS}
-        row.update(
-            paper=data.get("paper"), title=paper.get("title") or paper.get("name"), year=paper.get("year"),
-            venue=paper.get("venue"), metric=data.get("metric"), value=data.get("value"),
-            number=data.get("number"), unit=data.get("unit"), delta=data.get("delta"),
-            direction=data.get("direction"), setting=data.get("setting"), value_start=data.get("start"),
-            value_end=data.get("end"), sentence_start=data.get("sentence_start"),
-            sentence_end=data.get("sentence_end"),
-        )
-        for _, target, key in graph.out_edges(rid, keys=True):
-            name = _EDGE_FIELDS.get(key)
-            if name is not None:
-                row[name] = nodes[target].get("name")
-                row[f"{name}_id"] = target
-                if name == "subject":
-                    row["subject_type"] = nodes[target].get("label")
-        abstract = paper.get("abstract") or ""
-        if row["sentence_start"] is not None and row["sentence_end"] is not None:
-            row["sentence"] = " ".join(abstract[row["sentence_start"]:row["sentence_end"]].split())
-        rows.append(row)
-    return sorted(rows, key=lambda r: (str(r["paper"]), r["value_start"] or 0))
+        targets = [(key, target, nodes[target]) for _, target, key in graph.out_edges(rid, keys=True)]
+        rows.append(result_row(data, paper, targets))
+    return sorted(rows, key=row_order)
 
 
-def results_graph(source: SortedGraph) -> nx.MultiDiGraph:
-    """The part of a streamed graph :func:`result_rows` reads: Result nodes, their out-edges,
-    and the papers and entities these point to (two passes; results are few beside the rest)."""
-    graph = nx.MultiDiGraph()
-    wanted = set()
-    for node, attrs, out in source.adjacency():
-        if attrs.get("label") == "Result":
-            graph.add_node(node, **attrs)
-            wanted.add(attrs.get("paper"))
-            for u, v, k, data in out:
-                graph.add_edge(u, v, key=k, **data)
-                wanted.add(v)
-    for node, attrs in source.nodes():
-        if node in wanted:
-            graph.add_node(node, **attrs)
-    return graph
+def result_row(data: dict, paper: dict, targets: Iterable[tuple[str, Any, dict]]) -> dict:
+    """The row of one Result node, from its attributes, its paper's, and its out-edges as
+    ``(key, target, target's attributes)``; one code for the graph in memory and the stream."""
+    row: dict[str, Any] = {column: None for column in RESULT_COLUMNS}
+    row.update(
+        paper=data.get("paper"), title=paper.get("title") or paper.get("name"), year=paper.get("year"),
+        venue=paper.get("venue"), metric=data.get("metric"), value=data.get("value"),
+        number=data.get("number"), unit=data.get("unit"), delta=data.get("delta"),
+        direction=data.get("direction"), setting=data.get("setting"), value_start=data.get("start"),
+        value_end=data.get("end"), sentence_start=data.get("sentence_start"),
+        sentence_end=data.get("sentence_end"),
+    )
+    for key, target, attrs in targets:
+        name = _EDGE_FIELDS.get(key)
+        if name is not None:
+            row[name] = attrs.get("name")
+            row[f"{name}_id"] = target
+            if name == "subject":
+                row["subject_type"] = attrs.get("label")
+    abstract = paper.get("abstract") or ""
+    if row["sentence_start"] is not None and row["sentence_end"] is not None:
+        row["sentence"] = " ".join(abstract[row["sentence_start"]:row["sentence_end"]].split())
+    return row
+
+
+def row_order(row: dict) -> tuple:
+    """The order of ``results.csv``: by paper, then where the value starts (ties as found)."""
+    return str(row["paper"]), row["value_start"] or 0
 
 
 def write_results_csv(graph: nx.MultiDiGraph | SortedGraph, path: str | Path) -> Path:
-    """``results.csv``: :func:`result_rows` as a spreadsheet-safe table."""
+    """``results.csv``: :func:`result_rows` as a spreadsheet-safe table. A streamed graph (a
+    build's store, its ``graph.json``) is read by :func:`kg.analyse.result_stream.streamed_result_rows`,
+    in memory that does not grow with the results, its scratch file beside ``path``."""
+    from kg.analyse.result_stream import streamed_result_rows
     from kg.export.tables import write_csv
 
-    rows = result_rows(graph if isinstance(graph, nx.MultiDiGraph) else results_graph(graph))
-    return write_csv(path, RESULT_COLUMNS, ([_cell(r[c]) for c in RESULT_COLUMNS] for r in rows))
+    target = Path(path)
+    if isinstance(graph, nx.MultiDiGraph):
+        rows: Iterable[dict] = result_rows(graph)
+    else:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        rows = streamed_result_rows(graph, target.parent)
+    return write_csv(target, RESULT_COLUMNS, ([_cell(r[c]) for c in RESULT_COLUMNS] for r in rows))
 
 
 def _cell(value):
