@@ -263,6 +263,8 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
         covered = min(spans[long].end_char, l_end) - max(spans[long].start_char, l_start)
         if covered * 2 < l_end - l_start:
             continue  # an entity inside a long form is not the long form
+        if spans[long].kb_id_ and _words_beside(doc.text, spans[long], l_start, l_end):
+            continue  # nor is a catalogue entry inside it: "High-Resolution Salient Object Detection (HRSOD)"
         long_forms.add((spans[long].start_char, spans[long].end_char))
         parent[find(short)] = find(long)
     members: dict[int, list[Span]] = {}
@@ -274,6 +276,12 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
         group_long = {(s.start_char, s.end_char) for s in group} & long_forms
         groups.append((group, group_long))
     return groups
+
+
+def _words_beside(text: str, span: Span, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` has words outside ``span`` but articles and separators."""
+    outside = f"{text[start:max(start, span.start_char)]} {text[min(end, span.end_char):end]}"
+    return any(word.lower() not in ("a", "an", "the") for word in re.findall(r"\w+", outside))
 
 
 def _overlap_finder(entries: list[tuple[tuple[int, int], int]]):

@@ -102,6 +102,17 @@ def test_invented_release_names_are_typed_by_the_decision(nlp):
     assert {("GPT-q3", "Model"), ("Zorbo-v2", "Method"), ("Flarn-7B", "Model")} <= found
 
 
+@pytest.mark.parametrize("keep_agreed, kept", [(True, {("BLEU", "Metric"), ("WMT14", "Dataset")}), (False, set())])
+def test_a_name_the_catalogue_and_the_recogniser_agree_on_outlasts_the_decision(nlp, monkeypatch,
+                                                                              keep_agreed, kept):
+    """With the decision dropping every name (threshold 0), only catalogue entries the recogniser
+    reads with the same extent and type stay; ``Zorblat`` (no catalogue entry) goes."""
+    recogniser = nlp.get_pipe("kg_entities")
+    monkeypatch.setattr(recogniser, "threshold", 0.0)
+    monkeypatch.setattr(recogniser, "keep_agreed", keep_agreed)
+    assert entities(annotate(nlp, "On WMT14, Zorblat obtains BLEU 31.5.")) == kept
+
+
 def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
     from kg.extract.pipeline import to_extraction
     from kg.types import Paper, Source

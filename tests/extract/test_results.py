@@ -75,8 +75,8 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. It reduces the question count by 20% on average.", "20% on average", "question count"),
         ("We propose Zorblat. Zorblat runs 3x faster than prior solvers.", "3x", "speedup"),
         (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
-        # the recogniser of 1,920 abstracts reads "KV cache" (a method) and "memory usage" apart
-        ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "memory usage"),
+        # the whole phrase is the metric, as our annotation of the examples reads it
+        ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "KV cache memory usage"),
         ("It cuts the number of inference steps by a factor of 32-64.", "a factor of 32-64",
          "number of inference steps"),
         ("It extends the context length from 128K to 450K.", "128K -> 450K", "context length"),

@@ -40,19 +40,24 @@ def _choice_order(c: Candidate) -> tuple:
 
 def strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
     """A typed phrase around a catalogue match of its own type, and of no other type, counts
-    as a catalogue match (not ``LAMBADA natural language understanding`` over the dataset)."""
-    catalogued = [c for c in candidates if c.priority == PRIORITY_CATALOGUE]
-    catalogued.sort(key=lambda c: c.start)
-    starts = [c.start for c in catalogued]
+    as a catalogue match (not ``LAMBADA natural language understanding`` over the dataset), unless
+    the rules read another name in it (``GPT-q3 with Zorbo-v2``: two names, not one phrase)."""
+    catalogued = sorted((c for c in candidates if c.priority == PRIORITY_CATALOGUE), key=lambda c: c.start)
+    named = sorted((c for c in candidates if PRIORITY_NAME <= c.priority < PRIORITY_CATALOGUE),
+                   key=lambda c: c.start)
+    starts, named_starts = [c.start for c in catalogued], [c.start for c in named]
     for phrase in candidates:
         if phrase.priority >= PRIORITY_CATALOGUE or not phrase.label:
             continue
-        # only the matches starting inside the phrase: a long text stays linear
+        # only the candidates starting inside the phrase: a long text stays linear
         first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
         inside = [c for c in catalogued[first:last] if phrase.start <= c.start and c.end <= phrase.end]
         if any(c.label != phrase.label for c in inside):
             continue
-        if any(_stands_for_phrase(doc, c, phrase) for c in inside):
+        first, last = bisect_left(named_starts, phrase.start), bisect_right(named_starts, phrase.end)
+        others = [c for c in named[first:last] if c.end <= phrase.end and (c.start, c.end) != (phrase.start, phrase.end)
+                  and not any(m.start <= c.start and c.end <= m.end for m in inside)]
+        if not others and any(_stands_for_phrase(doc, c, phrase) for c in inside):
             phrase.priority = PRIORITY_CATALOGUE
 
 
