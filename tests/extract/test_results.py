@@ -85,10 +85,27 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. It surpasses earlier neural policies by 12% on the F1 score.", "12%", "F1 score"),
         # a phrase never starts inside a compound (not "art score")
         ("We propose Zorblat. Its BLEU score surpasses the state-of-the-art score by 9%.", "9%", "improvement"),
+        # values coordinated before one metric all measure it
+        ("Our Zorblat models achieve 81.2%, 82.4%, and 83.0% top-1 accuracy, respectively.", "81.2%",
+         "top-1 accuracy"),
+        ("Zorblat reaches 41.5 and 43.0 AP on MS-COCO.", "41.5", "AP"),
+        # what "in terms of" names, entity or not, past a "both"
+        ("Zorblat outperforms the state of the art by up to 7% in terms of both faithfulness and fluency.",
+         "up to 7%", "faithfulness"),
+        # a change "on" a measure, not on a place
+        ("Zorblat achieves a +5.2% improvement on mean precision over earlier methods.", "+5.2%",
+         "mean precision"),
+        # the measure before "on" the place it is measured, not the place
+        ("Zorblat improves the accuracy on long-range graph benchmarks by at least 8.5%.", "at least 8.5%",
+         "accuracy"),
     ],
 )
 def test_the_metric_is_what_the_value_measures(nlp, text, value, metric):
     assert by_value(nlp, text)[value]["metric"] == metric
+
+
+def test_a_change_on_a_place_is_not_a_metric(nlp):
+    assert by_value(nlp, "Zorblat gives a 5.2% improvement on MS-COCO.")["5.2%"]["metric"] == "improvement"
 
 
 def test_a_result_is_never_measured_by_value(nlp):

@@ -24,6 +24,8 @@ _COMPARATIVES = frozenset("faster quicker fewer less lower higher more smaller l
 _SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
 #: Words that introduce examples of a noun phrase (``gains, namely 5% -> 45.3%``).
 _NAMELY = ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
+#: Words between coordinated values (``83.1%, 84.3%, and 85.0%``).
+_COORDINATING = frozenset((",", "and", "or", "/", "%", "respectively"))
 #: Words between a margin and its ``by`` (``by a margin of about 5%``).
 _BY_MARGIN = _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}
 
@@ -74,6 +76,18 @@ def _metric_right_after(c: _Context) -> tuple | None:
     value = c.stretch.value
     for metric in c.metrics:
         if 0 <= metric.start - value.end <= 4 and _gap_ok(c.doc[value.end:metric.start]):
+            return c.bound(metric)
+    return None
+
+
+def _metric_after_coordinated(c: _Context) -> tuple | None:
+    """``achieve 83.1%, 84.3%, and 85.0% top-1 accuracy``: a Metric entity right after the last of
+    the values coordinated with this one."""
+    value = c.stretch.value
+    for metric in c.metrics:
+        gap = c.doc[value.end:metric.start]
+        if value.end < metric.start <= c.stretch.reach and any(t.like_num for t in gap) and all(
+                t.like_num or t.pos_ in ("NUM", "SYM") or t.lower_ in _COORDINATING for t in gap):
             return c.bound(metric)
     return None
 
@@ -178,13 +192,19 @@ def _of_before(c: _Context) -> tuple | None:
 
 
 def _in_terms_of(c: _Context) -> tuple | None:
-    """``by 2.4% in terms of F1-score``."""
+    """``by 2.4% in terms of F1-score``, ``in terms of both faithfulness and fluency``: the Metric
+    entity, else the noun phrase, after *in terms of*."""
     doc = c.doc
     for i in range(c.stretch.value.end, c.stretch.reach - 2):
         if doc[i].lower_ == "terms" and doc[i - 1].lower_ == "in" and doc[i + 1].lower_ == "of":
-            hit = next((m for m in c.metrics if m.start == i + 2), None)
+            j = i + 2
+            while j < c.stretch.reach and (doc[j].pos_ == "DET" or doc[j].lower_ in ("both", "either")):
+                j += 1
+            hit = next((m for m in c.metrics if m.start == j), None)
             if hit is not None:
                 return c.bound(hit)
+            found = c.named(_noun_phrase_from(doc, c.sent, j))
+            return found if found is not None and not _generic_head(found[1]) else None
     return None
 
 
@@ -234,7 +254,7 @@ def _before_parenthesis(c: _Context) -> tuple | None:
 
 
 #: How a value's metric is found, in order of trust; each rule returns ``(entity, name, change)`` or None.
-_METRIC_RULES = (_metric_right_after, _comparative, _nouns_right_after, _share_of, _speed_up, _metric_named_after,
+_METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _nouns_right_after, _share_of, _speed_up, _metric_named_after,
                  _changed_before,
                  _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _outperforms_by,
                  _before_parenthesis)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.results.words import (
-    _ACTORS, _APPROX_WORDS, _BASELINE_BEFORE, _CHANGE_NOUNS, _DOWN, _OUTPERFORM, _PREPOSITIONS, _UP,
+    _ACTORS, _APPROX_WORDS, _BASELINE_BEFORE, _CHANGE_NOUNS, _DOWN, _HIGHER_BETTER, _LOWER_BETTER, _OUTPERFORM,
+    _PREPOSITIONS, _UP,
 )
 
 _COUNT_NOUNS = frozenset("number amount fraction percentage share proportion count".split())
@@ -42,9 +43,14 @@ def _noun_phrase_ending(doc: Doc, sent: Span, end: int) -> Span | None:
     while first - 2 >= sent.start and doc[first - 1].text == "-" and not doc[first - 2].whitespace_ \
             and not doc[first - 1].whitespace_:
         first -= 2  # never from inside a compound: ``state-of-the-art score``, not ``art score``
-    while first < end and doc[first].pos_ == "ADJ":
+    while first < end and doc[first].pos_ == "ADJ" and not _glued_to_hyphen(doc, first, end):
         first += 1
     return doc[first:end] if first < end else None
+
+
+def _glued_to_hyphen(doc: Doc, i: int, end: int) -> bool:
+    """Token ``i`` is the first part of a hyphenated compound (``long-range``)."""
+    return i + 1 < end and doc[i + 1].text == "-" and not doc[i].whitespace_
 
 
 def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
@@ -103,8 +109,9 @@ def _singular(text: str) -> str:
 
 
 def _in_or_of(doc: Doc, sent: Span, i: int) -> str | None:
-    """``gain in AP``: the noun phrase after ``in`` / ``of`` following a change noun."""
-    if i >= sent.end or doc[i].lower_ not in ("in", "of") or not _CHANGE_NOUNS.match(doc[i - 1].text):
+    """``gain in AP``: the noun phrase after ``in`` / ``of`` following a change noun; after ``on``
+    only a measure (``improvement on mean precision``, not ``improvement on MS-COCO``)."""
+    if i >= sent.end or doc[i].lower_ not in ("in", "of", "on") or not _CHANGE_NOUNS.match(doc[i - 1].text):
         return None
     words = []
     for token in doc[i + 1:min(sent.end, i + 6)]:
@@ -116,6 +123,8 @@ def _in_or_of(doc: Doc, sent: Span, i: int) -> str | None:
         break
     while words and words[-1].pos_ == "ADJ":
         words.pop()
+    if doc[i].lower_ == "on" and (not words or words[-1].lower_ not in _HIGHER_BETTER | _LOWER_BETTER):
+        return None
     return " ".join(t.text for t in words).replace(" - ", "-") or None
 
 
@@ -153,6 +162,10 @@ def _first_of(doc: Doc, sent: Span, phrase: Span) -> tuple[Span, int]:
     """The phrase, or in ``A of phrase`` the A (``the WER of the model``; ``the number of steps``
     whole), with the token its determiners start at."""
     first = _determiners_before(doc, sent, phrase.start)
+    if first > sent.start + 1 and doc[first - 1].lower_ == "on":  # ``the accuracy on X``: X is a place
+        head = _noun_phrase_ending(doc, sent, first - 1)
+        if head is not None:
+            return head, _determiners_before(doc, sent, head.start)
     if first > sent.start + 1 and doc[first - 1].lower_ == "of":
         head = _noun_phrase_ending(doc, sent, first - 1)
         if head is not None and head.text.lower() in _COUNT_NOUNS:
