@@ -28,7 +28,7 @@ import networkx as nx
 from kg.ids import code_id, venue_id
 from kg.resolve import CanonicalEntity
 from kg.schema import ENTITY_LABELS, RESULT_EDGES, RESULT_FIELDS, relation_type
-from kg.types import PaperRecord
+from kg.types import PaperRecord, in_abstract
 
 __all__ = ["GraphAssembler", "assemble_graph", "entity_attributes", "paper_elements", "relation_attributes",
            "ENTITY_LABELS", "RESULT_EDGES", "untitled_name"]
@@ -62,7 +62,7 @@ def paper_elements(record: PaperRecord) -> tuple[list[tuple[str, dict]], list[tu
         nodes.append((vid, {"label": "Venue", "name": paper.venue}))
         edges.append((paper.id, vid, "PUBLISHED_IN", {"type": "PUBLISHED_IN", "year": paper.year}))
     for entity in record.entities:
-        spans = [{"start": m.start, "end": m.end} for m in entity.mentions]
+        spans = [{"start": m.start, "end": m.end} for m in in_abstract(entity.mentions)]
         kind = "PROPOSES" if entity.proposed else "MENTIONS"
         edges.append((paper.id, entity.id, kind, {"type": kind, "mentions": spans, "count": len(spans)}))
     for url in record.code_urls:
@@ -119,7 +119,7 @@ class GraphAssembler:
             g.add_node(entity.id)
             self._seen_as.setdefault(entity.id, (entity.type, entity.name, entity.catalogue_id))
             self._papers_of.setdefault(entity.id, set()).add(paper.id)
-            self._mentions_of[entity.id] = self._mentions_of.get(entity.id, 0) + len(entity.mentions)
+            self._mentions_of[entity.id] = self._mentions_of.get(entity.id, 0) + len(in_abstract(entity.mentions))
             if entity.proposed:
                 self._proposed_by.setdefault(entity.id, set()).add(paper.id)
         for u, v, key, attrs in edges:

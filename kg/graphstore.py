@@ -41,7 +41,7 @@ import networkx as nx
 
 from kg.assemble import entity_attributes, paper_elements, relation_attributes
 from kg.schema import relation_type
-from kg.types import PaperRecord
+from kg.types import PaperRecord, in_abstract
 
 if TYPE_CHECKING:
     from kg.resolve import CanonicalEntity
@@ -131,7 +131,8 @@ class GraphStore(SortedGraph):
         pid = _b(record.paper.id)
         self._pending["nodes"] += [(_b(node), attrs["label"], json.dumps(attrs)) for node, attrs in nodes]
         self._pending["edges"] += [(_b(u), _b(v), _b(k), json.dumps(attrs)) for u, v, k, attrs in edges]
-        self._pending["mentions"] += [(_b(e.id), pid, len(e.mentions), e.proposed) for e in record.entities]
+        self._pending["mentions"] += [(_b(e.id), pid, len(in_abstract(e.mentions)), e.proposed)
+                                       for e in record.entities]
         self._pending["evidence"] += [(_b(rel.subject), _b(rel.object), _b(relation_type(rel.predicate)), pid,
                                        rel.start, rel.end) for rel in record.relations]
         self._records += 1

@@ -287,7 +287,7 @@ def resolve_record(
             seen.add((subject, rel.predicate, obj))
             relations.append(Relation(subject, rel.predicate, obj, rel.start, rel.end))
     results = [_result(r, ids, canonical) for r in extraction.results]
-    entities = sorted(merged.values(), key=lambda e: e.mentions[0].start if e.mentions else 0)
+    entities = sorted(merged.values(), key=lambda e: _mention_order(e.mentions[0]) if e.mentions else (False, 0, 0))
     return PaperRecord(extraction.paper, entities, relations, results, list(extraction.code_urls))
 
 
@@ -335,5 +335,6 @@ def _canonical_name(names: Counter, catalogue_id: str | None) -> str:
     return min(forms, key=lambda n: (-forms[n], n != preferred, n))
 
 
-def _mention_order(mention: Mention) -> tuple[int, int]:
-    return (mention.start, mention.end)
+def _mention_order(mention: Mention) -> tuple[bool, int, int]:
+    """The title first, then the abstract, each in reading order."""
+    return (mention.field != "title", mention.start, mention.end)

@@ -75,11 +75,18 @@ class FileNote:
 
 @dataclass(frozen=True, slots=True)
 class Mention:
-    """A span of the stored abstract: ``abstract[start:end] == text``."""
+    """A span of the stored abstract, ``abstract[start:end] == text``; or, when ``field`` is
+    ``"title"``, of the stored title (a name only the title states)."""
 
     text: str
     start: int
     end: int
+    field: Literal["abstract", "title"] = "abstract"
+
+
+def in_abstract(mentions: list[Mention]) -> list[Mention]:
+    """The mentions that are spans of the abstract (the graph's evidence offsets point there)."""
+    return [m for m in mentions if m.field == "abstract"]
 
 
 @dataclass(slots=True)
@@ -186,7 +193,7 @@ class PaperRecord:
                     "proposed": e.proposed,
                     "catalogue_id": e.catalogue_id,
                     "generic": e.generic,
-                    "mentions": [asdict(m) for m in e.mentions],
+                    "mentions": [mention_json(m) for m in e.mentions],
                 }
                 for e in self.entities
             ],
@@ -202,6 +209,14 @@ class PaperRecord:
             "code_urls": list(self.code_urls),
             "results": [result_to_json(r) for r in self.results],
         }
+
+
+def mention_json(m: Mention) -> dict[str, Any]:
+    """One mention as ``papers.jsonl`` states it: ``field`` only for a mention in the title."""
+    out: dict[str, Any] = {"text": m.text, "start": m.start, "end": m.end}
+    if m.field != "abstract":
+        out["field"] = m.field
+    return out
 
 
 def result_to_json(r: Result) -> dict[str, Any]:
@@ -226,7 +241,7 @@ def result_to_json(r: Result) -> dict[str, Any]:
     }
 
 
-EXTRACTION_FORMAT = 2
+EXTRACTION_FORMAT = 3
 """Version of the JSON shape of :func:`extraction_to_json`; stored records of another version are not read."""
 
 
@@ -270,6 +285,9 @@ def extraction_from_json(data: Any, paper: Paper) -> Extraction:
 _STR, _INT, _OPT_STR, _REF = (str,), (int,), (str, type(None)), (int, str, type(None))
 _ENTITY_TYPES = {"name": _STR, "type": _STR, "key": _STR, "mentions": (list,), "proposed": (bool,),
                  "aliases": (list,), "catalogue_id": _OPT_STR}
+_MENTION_TYPES = {"text": _STR, "start": _INT, "end": _INT, "field": _STR}
+#: Where a mention's offsets point: the abstract, or the title.
+MENTION_FIELDS = ("abstract", "title")
 _RELATION_TYPES = {"subject": (int, str), "predicate": _STR, "object": (int, str), "start": _INT, "end": _INT}
 _OPT_INT, _OPT_NUMBER = (int, type(None)), (int, float, type(None))
 _RESULT_TYPES = {"metric": _OPT_STR, "value": _STR, "start": _INT, "end": _INT,
@@ -303,5 +321,7 @@ def _entity(data: Any) -> Entity:
         raise ValueError(f"unknown entity type {entity.type!r}")
     if not all(isinstance(a, str) for a in entity.aliases):
         raise ValueError("Entity.aliases holds strings")
-    entity.mentions = [_record(Mention, m, {"text": _STR, "start": _INT, "end": _INT}) for m in entity.mentions]
+    entity.mentions = [_record(Mention, m, _MENTION_TYPES) for m in entity.mentions]
+    if any(m.field not in MENTION_FIELDS for m in entity.mentions):
+        raise ValueError(f"Mention.field is one of {', '.join(MENTION_FIELDS)}")
     return entity

@@ -129,3 +129,19 @@ def test_assemble_one_relation_from_many_papers_costs_what_as_many_relations_cos
     one = min(seconds(same) for _ in range(3))
     many = min(seconds(distinct) for _ in range(3))
     assert one < 3 * many, (one, many)
+
+
+def test_a_name_only_the_title_states_is_proposed_with_no_abstract_span_in_the_graph():
+    paper = Paper("p:t", "We present a sampler evaluated on MNIST.", Source("f", 0), title="Zorbix: A Sampler")
+    extraction = Extraction(paper, [
+        Entity("Zorbix", "Method", "zorbix", [Mention("Zorbix", 0, 6, "title")], True),
+        Entity("MNIST", "Dataset", "mnist", [Mention("MNIST", 34, 39)]),
+    ], [Relation(0, "evaluated_on", 1, 0, 40)])
+    resolver = Resolver()
+    resolver.add(extraction)
+    graph = assemble_graph([resolver.resolve(extraction)], resolver.entities)
+    [(_, target, attrs)] = [(u, v, d) for u, v, d in graph.out_edges("p:t", data=True) if d["type"] == "PROPOSES"]
+    assert (attrs["mentions"], attrs["count"]) == ([], 0)
+    assert graph.nodes[target]["mention_count"] == 0
+    assert graph.nodes[target]["proposed_by"] == ["p:t"]
+    assert any(d["type"] == "EVALUATED_ON" for _, _, d in graph.out_edges(target, data=True))

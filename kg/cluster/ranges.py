@@ -13,7 +13,7 @@ from kg.cluster.partition import _range, _records
 from kg.graphstore import SortedGraph
 from kg.resolve import CanonicalEntity, resolve_record
 from kg.schema import RESULT_EDGES
-from kg.types import PaperRecord
+from kg.types import PaperRecord, in_abstract
 
 
 @dataclass
@@ -60,7 +60,8 @@ def _add_rows(rows: list[_Rows], record: PaperRecord, seq: int, bounds: list[str
     for n, (u, v, k, attrs) in enumerate(edges):
         rows[_range(u, bounds)].edges.append((u, v, k, (seq, n), json.dumps(attrs)))
     for entity in record.entities:
-        rows[_range(entity.id, bounds)].mentions.append((entity.id, pid, len(entity.mentions), entity.proposed))
+        rows[_range(entity.id, bounds)].mentions.append((entity.id, pid, len(in_abstract(entity.mentions)),
+                                                                  entity.proposed))
     for n, rel in enumerate(record.relations):
         rows[_range(rel.subject, bounds)].evidence.append(
             (rel.subject, rel.object, rel.predicate.upper(), pid, rel.start, rel.end, (seq, n)))

@@ -28,9 +28,9 @@ from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 from kg.extract import (  # noqa: F401  (registrations)
-    abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, tokenizer,
+    abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, title_names, tokenizer,
 )
-from kg.extract.clean import CleanText, find_urls
+from kg.extract.clean import CleanText, clean_text, find_urls
 from kg.extract.cleaner import MAX_ABSTRACT_CHARS
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
@@ -133,7 +133,12 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     spans = list(doc.spans.get("kg_entities", []))
     proposed = {(s.start_char, s.end_char) for s in doc.spans.get("kg_proposed", [])}
     entities_out, index_of_span = _entities(_group_spans(doc, spans), proposed, paper, clean)
+    index_in_title = {}
+    for entity in _title_entities(doc, paper):
+        index_in_title[(entity.mentions[0].start, entity.mentions[0].end)] = len(entities_out)
+        entities_out.append(entity)
     relations_out = _relations(doc._.kg_relations, index_of_span, clean)
+    relations_out += _relations(doc._.kg_title_relations, index_of_span, clean, subjects=index_in_title)
     results_out = [_result(found, index_of_span, clean) for found in doc._.kg_results]
     code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
     return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
@@ -170,6 +175,19 @@ def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: s
     return entities_out, index_of_span
 
 
+def _title_entities(doc: Doc, paper: Paper) -> list[Entity]:
+    """The proposed names only the title states (``kg_title_names``), each with its one mention there."""
+    out = []
+    for start, end, label in doc._.kg_title_names:
+        text = (paper.title or "")[start:end]
+        name = display_name(clean_text(text).text)  # ``E$^2$GAN`` is named ``E^2GAN``
+        key = name_key(name)
+        if key:
+            out.append(Entity(name=name, type=label, key=key, mentions=[Mention(text, start, end, "title")],
+                              proposed=True))
+    return out
+
+
 def _entity_type(members: list[Span], proposed: set[tuple[int, int]], is_proposed: bool) -> str:
     """The type of a proposed mention, else of a catalogued one, else the most common."""
     label = next((s.label_ for s in members if s.kb_id_), None)
@@ -194,11 +212,13 @@ def _catalogue_id(members: list[Span], key: str, name: str) -> str | None:
     return next((s.kb_id_ for s in members if s.kb_id_ and name_key(display_name(s.text)) in (key, name_key(name))), None)
 
 
-def _relations(found: list[tuple], index_of_span: dict[tuple[int, int], int], clean: CleanText) -> list[Relation]:
-    """Relations between two distinct entities kept, evidence mapped to the stored text."""
+def _relations(found: list[tuple], index_of_span: dict[tuple[int, int], int], clean: CleanText,
+               subjects: dict[tuple[int, int], int] | None = None) -> list[Relation]:
+    """Relations between two distinct entities kept, evidence mapped to the stored text
+    (``subjects``: the entity index of each subject's offsets, where not those of the text)."""
     relations_out = []
     for s_start, s_end, predicate, o_start, o_end, e_start, e_end in found:
-        subject = index_of_span.get((s_start, s_end))
+        subject = (index_of_span if subjects is None else subjects).get((s_start, s_end))
         obj = index_of_span.get((o_start, o_end))
         if subject is None or obj is None or subject == obj:
             continue

@@ -22,8 +22,12 @@ of ``RGIB``). A :class:`~kg.extract.linear.LinearModel` trained on annotated
 abstracts (``kg train-linear relations``) gives each candidate a predicate or
 none; a pair stated in several sentences keeps its most probable reading.
 
+A paper whose abstract names no proposed method or model but whose title does
+(``kg_title_names``: ``VanillaNet: ...``) has that title name as its proposal, paired the same way.
+
 Relations are stored as character offsets (clean text) in ``doc._.kg_relations``:
-``[(subj_start, subj_end, predicate, obj_start, obj_end, ev_start, ev_end), ...]``.
+``[(subj_start, subj_end, predicate, obj_start, obj_end, ev_start, ev_end), ...]``; those of a
+title name in ``doc._.kg_title_relations``, its offsets into the title.
 """
 
 from __future__ import annotations
@@ -39,13 +43,16 @@ from kg.extract.entities.component import DOUBT, doubt_bucket
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.sentences import spans_by_sentence
+from kg.extract.title_names import title_spans
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 from kg.ids import name_key
 
-__all__ = ["RelationFinder", "main_proposals", "pair_candidates", "pair_features", "OBJECT_TYPES", "SUBJECT_TYPES"]
+__all__ = ["RelationFinder", "main_proposals", "pair_candidates", "pair_features", "relation_subjects",
+           "OBJECT_TYPES", "SUBJECT_TYPES"]
 
-if not Doc.has_extension("kg_relations"):
-    Doc.set_extension("kg_relations", default=[])
+for _name in ("kg_relations", "kg_title_relations", "kg_title_names"):
+    if not Doc.has_extension(_name):
+        Doc.set_extension(_name, default=[])
 
 _ACTORS = ("Method", "Model")
 SUBJECT_TYPES = {
@@ -123,6 +130,16 @@ def main_proposals(proposed: list[Span], limit: int = 2, doc: Doc | None = None)
     return mains[:limit] or proposed[:1]
 
 
+def relation_subjects(doc: Doc, proposed: list[Span], limit: int = 1, tokenizer=None) -> list[Span]:
+    """The proposals paired with the entities of every sentence: :func:`main_proposals`, or,
+    when the abstract names no proposed method or model, the title's names (``kg_title_names``,
+    spans of a Doc of the title; read with ``tokenizer``)."""
+    mains = main_proposals(proposed, limit, doc)
+    if tokenizer is not None and not any(m.label_ in _ACTORS for m in mains):
+        mains = [s for s in title_spans(doc, tokenizer) if s.label_ in _ACTORS][:limit] or mains
+    return mains
+
+
 def _prominence(doc: Doc, span: Span, proposed: list[Span]) -> int:
     """How much the paper is about ``span``: named in its title, and how often in its abstract."""
     text = span.text.lower()
@@ -159,7 +176,7 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
         feats.append(f"before_obj={doc[b.start - 1].lower_}")
         feats.append(f"before_obj={doc[b.start - 1].lower_}|{types}")
     feats += _trigger_features(between, words, virtual, types)
-    feats += _sentence_features(doc, b, sent, words, virtual, proposed, types)
+    feats += _sentence_features(doc, b, sent, words, virtual, proposed, types, in_title=a.doc is not doc)
     feats += _name_features(doc, a, b, proposed, types)
     return feats
 
@@ -204,15 +221,15 @@ def _trigger_features(between: list[str], words: frozenset[str], virtual: bool, 
 
 
 def _sentence_features(doc: Doc, b: Span, sent: Span, words: frozenset[str], virtual: bool,
-                       proposed: set[tuple[int, int]], types: str) -> list[str]:
-    """Whether the sentence speaks of ``we``, stands before the proposal is named, and its verb
-    governing the object."""
+                       proposed: set[tuple[int, int]], types: str, in_title: bool = False) -> list[str]:
+    """Whether the sentence speaks of ``we``, stands before the proposal is named (a proposal
+    named ``in_title`` is named before every sentence), and its verb governing the object."""
     feats = []
     if _WE & words:
         feats += ["sent_we", f"sent_we|{types}"] + ([f"virtual|sent_we|{types}"] if virtual else [])
     # a sentence before the proposal is first named tells of earlier work, not of the proposal
     first = min((start for start, _ in proposed), default=None)
-    position = "none" if first is None else "before" if sent.end_char <= first else "after"
+    position = "after" if in_title else "none" if first is None else "before" if sent.end_char <= first else "after"
     feats += [f"sent_pos={position}", f"sent_pos={position}|{types}"]
     if virtual:
         feats.append(f"virtual|sent_pos={position}")
@@ -228,7 +245,7 @@ def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], t
     title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
     if title and b.text.lower() in title:
         feats.append(f"b_in_title|{types}")
-    if (a.start_char, a.end_char) in proposed:
+    if a.doc is not doc or (a.start_char, a.end_char) in proposed:  # a title name is proposed
         feats += ["a_proposed", f"a_proposed|{types}"]
     if (b.start_char, b.end_char) in proposed:
         feats.append("b_proposed")
@@ -240,7 +257,7 @@ def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], t
         feats.append("b_catalogue")
     doubts = doc.user_data.get(DOUBT, {})
     for side, span in (("a", a), ("b", b)):
-        if (span.start, span.end) in doubts:
+        if span.doc is doc and (span.start, span.end) in doubts:
             feats.append(f"{side}_doubt={doubt_bucket(doubts[(span.start, span.end)])}")
     return feats + _variant_features(a, b, types)
 
@@ -265,13 +282,14 @@ def _variant_features(a: Span, b: Span, types: str) -> list[str]:
 def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
                          threshold: float, max_subjects: int):
     return RelationFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold,
-                          max_subjects=max_subjects)
+                          max_subjects=max_subjects, tokenizer=nlp.tokenizer)
 
 
 class RelationFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, model: str = "relations.npz",
-                 threshold: float = 0.6, max_subjects: int = 1) -> None:
+                 threshold: float = 0.6, max_subjects: int = 1, tokenizer=None) -> None:
         self.spans_key = spans_key
+        self.tokenizer = tokenizer  # reads the title's names (none without it)
         self.proposed_key = proposed_key
         self.threshold = threshold
         self.max_subjects = max_subjects  # proposals paired with the entities of every sentence
@@ -289,9 +307,9 @@ class RelationFinder:
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
-        mains = main_proposals(proposed_spans, self.max_subjects, doc)
+        mains = relation_subjects(doc, proposed_spans, self.max_subjects, self.tokenizer)
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
-        best: dict[tuple[str, str, str], tuple[float, tuple]] = {}
+        best: dict[tuple[str, str, str, bool], tuple[float, tuple]] = {}
         classes = self.classifier.classes
         words: dict[int, frozenset[str]] = {}
         for a, b, sent, virtual in pair_candidates(doc, entities, mains):
@@ -310,21 +328,23 @@ class RelationFinder:
                 if not fitting:
                     continue
                 p, predicate = max(fitting)
-            key = (a.text.lower(), predicate, b.text.lower())
+            key = (a.text.lower(), predicate, b.text.lower(), a.doc is doc)
             if key not in best or p > best[key][0]:
                 best[key] = (p, (a.start_char, a.end_char, predicate, b.start_char, b.end_char,
                                  sent.start_char, sent.end_char))
-        doc._.kg_relations = sorted(found for _, found in self._one_predicate_per_pair(best).values())
+        chosen = self._one_predicate_per_pair(best)
+        doc._.kg_relations = sorted(found for key, (_, found) in chosen.items() if key[3])
+        doc._.kg_title_relations = sorted(found for key, (_, found) in chosen.items() if not key[3])
         return doc
 
     @staticmethod
-    def _one_predicate_per_pair(best: dict[tuple[str, str, str], tuple[float, tuple]]) -> dict:
+    def _one_predicate_per_pair(best: dict[tuple, tuple[float, tuple]]) -> dict:
         """A pair of names gets its likeliest predicate only: read in two sentences, a pair can
         look like ``uses`` in one and ``extends`` in the other, but the annotation rarely gives a
         pair two predicates (about 2% of pairs)."""
-        chosen: dict[tuple[str, str], tuple[str, str, str]] = {}
+        chosen: dict[tuple, tuple] = {}
         for key, (p, _) in best.items():
-            pair = (key[0], key[2])
+            pair = (key[0], *key[2:])  # the subject, the object and what else the key holds
             if pair not in chosen or p > best[chosen[pair]][0]:
                 chosen[pair] = key
         return {key: best[key] for key in chosen.values()}

@@ -24,7 +24,7 @@ from kg.extract.entities.context_types import KIND_ENDINGS
 from kg.extract.linear import LinearModel
 from kg.extract.pipeline import display_name
 from kg.extract.proposals import _by_name, proposal_features
-from kg.extract.relations import main_proposals, pair_candidates, pair_features
+from kg.extract.relations import pair_candidates, pair_features, relation_subjects
 from kg.extract.vocabulary import default_vocabulary
 from kg.ids import name_key
 
@@ -72,13 +72,15 @@ def _gold_of(span: Span, index: dict[str, str]) -> str | None:
     return index.get(name_key(display_name(span.text))) or index.get(name_key(span.text))
 
 
-def relation_examples(doc: Doc, record: dict, max_subjects: int = 1) -> Iterator[tuple[list[str], str]]:
-    """(features, predicate or ``none``) for every candidate pair of ``doc``."""
+def relation_examples(doc: Doc, record: dict, max_subjects: int = 1,
+                      tokenizer=None) -> Iterator[tuple[list[str], str]]:
+    """(features, predicate or ``none``) for every candidate pair of ``doc`` (the subjects chosen
+    as ``kg_relations`` chooses them, the title's names read with ``tokenizer``)."""
     index = _gold_index(record)
     gold = {(r["subject"], r["object"]): r["predicate"] for r in record.get("relations", ())}
     entities = list(doc.spans.get("kg_entities", []))
     proposed_spans = list(doc.spans.get("kg_proposed", []))
-    mains = main_proposals(proposed_spans, max_subjects, doc)
+    mains = relation_subjects(doc, proposed_spans, max_subjects, tokenizer)
     proposed = {(p.start_char, p.end_char) for p in proposed_spans}
     for a, b, sent, virtual in pair_candidates(doc, entities, mains):
         label = gold.get((_gold_of(a, index), _gold_of(b, index)), "none")
@@ -137,9 +139,9 @@ def fit_and_save(examples: list[tuple[list[str], str]], output: str | Path, c: f
 def train_relations(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
                     output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     docs = annotated_docs(nlp, gold, abstracts, until="kg_relations", learned_spans=learned_spans)
-    max_subjects = nlp.get_pipe("kg_relations").max_subjects
-    return fit_and_save([ex for doc, record in docs for ex in relation_examples(doc, record, max_subjects)],
-                        output, c)
+    finder = nlp.get_pipe("kg_relations")
+    return fit_and_save([ex for doc, record in docs
+                         for ex in relation_examples(doc, record, finder.max_subjects, finder.tokenizer)], output, c)
 
 
 def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str], str]]:
