@@ -31,6 +31,7 @@ from kg.extract import (  # noqa: F401  (registrations)
     abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, title_names, tokenizer,
 )
 from kg.extract.clean import CleanText, clean_text, find_urls
+from kg.extract.title_names import TITLE
 from kg.extract.cleaner import MAX_ABSTRACT_CHARS
 from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
@@ -133,22 +134,21 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     spans = list(doc.spans.get("kg_entities", []))
     proposed = {(s.start_char, s.end_char) for s in doc.spans.get("kg_proposed", [])}
     entities_out, index_of_span = _entities(_group_spans(doc, spans), proposed, paper, clean)
-    index_in_title = {}
-    for entity in _title_entities(doc, paper):
-        index_in_title[(entity.mentions[0].start, entity.mentions[0].end)] = len(entities_out)
+    for entity in _title_entities(doc, paper):  # keyed as the components mark offsets into the title
+        index_of_span[(TITLE, entity.mentions[0].start, entity.mentions[0].end)] = len(entities_out)
         entities_out.append(entity)
     relations_out = _relations(doc._.kg_relations, index_of_span, clean)
-    relations_out += _relations(doc._.kg_title_relations, index_of_span, clean, subjects=index_in_title)
+    relations_out += _relations(doc._.kg_title_relations, index_of_span, clean, in_title=True)
     results_out = [_result(found, index_of_span, clean) for found in doc._.kg_results]
     code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
     return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
 
 
 def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: set[tuple[int, int]],
-              paper: Paper, clean: CleanText) -> tuple[list[Entity], dict[tuple[int, int], int]]:
+              paper: Paper, clean: CleanText) -> tuple[list[Entity], dict[tuple, int]]:
     """One entity per group of spans (none for a name without a key), and the entity index of each span."""
     entities_out: list[Entity] = []
-    index_of_span: dict[tuple[int, int], int] = {}
+    index_of_span: dict[tuple, int] = {}
     for members, long_forms in groups:
         names = [display_name(_without_sentence_capital(s)) for s in members]
         is_proposed = any((s.start_char, s.end_char) in proposed for s in members)
@@ -212,13 +212,13 @@ def _catalogue_id(members: list[Span], key: str, name: str) -> str | None:
     return next((s.kb_id_ for s in members if s.kb_id_ and name_key(display_name(s.text)) in (key, name_key(name))), None)
 
 
-def _relations(found: list[tuple], index_of_span: dict[tuple[int, int], int], clean: CleanText,
-               subjects: dict[tuple[int, int], int] | None = None) -> list[Relation]:
+def _relations(found: list[tuple], index_of_span: dict[tuple, int], clean: CleanText,
+               in_title: bool = False) -> list[Relation]:
     """Relations between two distinct entities kept, evidence mapped to the stored text
-    (``subjects``: the entity index of each subject's offsets, where not those of the text)."""
+    (``in_title``: the subjects' offsets are into the title)."""
     relations_out = []
     for s_start, s_end, predicate, o_start, o_end, e_start, e_end in found:
-        subject = (index_of_span if subjects is None else subjects).get((s_start, s_end))
+        subject = index_of_span.get((TITLE, s_start, s_end) if in_title else (s_start, s_end))
         obj = index_of_span.get((o_start, o_end))
         if subject is None or obj is None or subject == obj:
             continue
@@ -227,7 +227,7 @@ def _relations(found: list[tuple], index_of_span: dict[tuple[int, int], int], cl
     return relations_out
 
 
-def _result(found: dict, index_of_span: dict[tuple[int, int], int], clean: CleanText) -> Result:
+def _result(found: dict, index_of_span: dict[tuple, int], clean: CleanText) -> Result:
     """A found result with its offsets in the stored text and its entities as indexes."""
     start, end = clean.raw_span(found["start"], found["end"])
     sentence_start, sentence_end = clean.raw_span(*found["sentence"])

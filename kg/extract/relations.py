@@ -43,7 +43,7 @@ from kg.extract.entities.component import DOUBT, doubt_bucket
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.sentences import spans_by_sentence
-from kg.extract.title_names import title_spans
+from kg.extract.title_names import title_proposal
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 from kg.ids import name_key
 
@@ -136,7 +136,8 @@ def relation_subjects(doc: Doc, proposed: list[Span], limit: int = 1, tokenizer=
     spans of a Doc of the title; read with ``tokenizer``)."""
     mains = main_proposals(proposed, limit, doc)
     if tokenizer is not None and not any(m.label_ in _ACTORS for m in mains):
-        mains = [s for s in title_spans(doc, tokenizer) if s.label_ in _ACTORS][:limit] or mains
+        title = title_proposal(doc, tokenizer)
+        return [title] if title is not None else mains
     return mains
 
 

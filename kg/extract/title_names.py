@@ -38,7 +38,10 @@ from kg.extract.lexicons import load_catalogue_names, term_frequency
 from kg.extract.vocabulary import Vocabulary, default_vocabulary
 from kg.ids import name_key
 
-__all__ = ["TitleNames", "title_name", "title_spans"]
+__all__ = ["TITLE", "TitleNames", "title_name", "title_proposal", "title_spans"]
+
+#: Marks offsets into the title where offsets into the abstract are the rule (``(TITLE, start, end)``).
+TITLE = "title"
 
 for _name, _default in (("kg_title", ""), ("kg_title_names", [])):
     if not Doc.has_extension(_name):
@@ -142,3 +145,8 @@ def title_spans(doc: Doc, tokenizer) -> list[Span]:
     spans = [title.char_span(start, end, label=label, alignment_mode="expand")
              for start, end, label in doc._.kg_title_names]
     return [span for span in spans if span is not None]
+
+
+def title_proposal(doc: Doc, tokenizer) -> Span | None:
+    """The title's name of a Method or Model: the paper's proposal when its abstract names none."""
+    return next((s for s in title_spans(doc, tokenizer) if s.label_ in ("Method", "Model")), None)

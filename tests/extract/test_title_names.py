@@ -103,3 +103,11 @@ def test_the_title_name_gets_the_relations_of_the_proposal(nlp):
     assert ("Zorblatrix", "evaluated_on", "CIFAR-10") in stated
     evidence = next(r for r in record.relations if names[r.object] == "CIFAR-10")
     assert "CIFAR-10" in record.paper.abstract[evidence.start:evidence.end]
+
+
+def test_the_title_name_is_the_subject_of_the_unnamed_proposal_s_results(nlp):
+    abstract = "We present a sampler for diffusion models. Our sampler reaches an FID of 2.1 on CIFAR-10."
+    record = next(extract_papers([_paper("Zorblatrix: A Faster Sampler", abstract)], nlp))
+    names = [e.name for e in record.entities]
+    [result] = [r for r in record.results if r.value == "2.1"]
+    assert (names[result.subject], names[result.dataset]) == ("Zorblatrix", "CIFAR-10")

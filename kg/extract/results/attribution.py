@@ -15,6 +15,7 @@ from kg.extract.results.setting import _setting
 from kg.extract.results.stretches import _Stretch, _stretches
 from kg.extract.results.values import parse_value
 from kg.extract.results.words import _ACTORS, _FINITE
+from kg.extract.title_names import TITLE
 
 
 def _respectively(doc: Doc, sent: Span, ents: list[Span], values: list[Span]) -> dict[str, list[Span]]:
@@ -72,7 +73,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
             "sentence": (sent.start_char, sent.end_char),
             "metric": metric_name,
             "metric_entity": _offsets(metric_span),
-            "subject": _offsets(subject),
+            "subject": _actor_offsets(doc, subject),
             "dataset": _offsets(_place(ents, "Dataset", n, stretch, listed, claimed)),
             "task": _offsets(_place(ents, "Task", n, stretch, listed, claimed)),
             "baseline": _offsets(baseline),
@@ -109,6 +110,13 @@ def _place(ents: list[Span], label: str, n: int, stretch: _Stretch, listed: dict
     if label.lower() in listed:
         return listed[label.lower()][n]
     return _in_stretch(ents, label, stretch, claimed[label])
+
+
+def _actor_offsets(doc: Doc, span: Span | None) -> tuple | None:
+    """A subject's offsets; marked ``(TITLE, start, end)`` for the title's name (a span of the title)."""
+    if span is None or span.doc is doc:
+        return _offsets(span)
+    return (TITLE, span.start_char, span.end_char)
 
 
 def _offsets(span: Span | None) -> tuple[int, int] | None:

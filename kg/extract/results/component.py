@@ -15,6 +15,7 @@ from kg.extract.results.candidates import Candidate, result_candidates
 from kg.extract.results.features import candidate_features
 from kg.extract.results.words import _ACTORS
 from kg.extract.sentences import spans_by_sentence
+from kg.extract.title_names import title_proposal
 
 if not Doc.has_extension("kg_results"):
     Doc.set_extension("kg_results", default=[])
@@ -29,12 +30,15 @@ if not Doc.has_extension("kg_results"):
 )
 def make_result_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
                        threshold: float):
-    return ResultFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold)
+    return ResultFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold,
+                        tokenizer=nlp.tokenizer)
 
 
 class ResultFinder:
-    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "", threshold: float = 0.5) -> None:
+    def __init__(self, *, spans_key: str, proposed_key: str, model: str = "", threshold: float = 0.5,
+                 tokenizer=None) -> None:
         self.spans_key = spans_key
+        self.tokenizer = tokenizer  # reads the title's names (none without it)
         self.proposed_key = proposed_key
         self.threshold = threshold
         path = Path(model) if model and Path(model).is_file() else MODELS_DIR / model if model else None
@@ -44,6 +48,8 @@ class ResultFinder:
         entities = list(doc.spans.get(self.spans_key, []))
         proposed = list(doc.spans.get(self.proposed_key, []))
         main = next((p for p in proposed if p.label_ in _ACTORS), None)
+        if main is None and self.tokenizer is not None:
+            main = title_proposal(doc, self.tokenizer)  # a span of the title: its offsets are marked so
         sentences = spans_by_sentence(doc, entities)
         results = []
         for n, (sent, in_sent) in enumerate(sentences):
