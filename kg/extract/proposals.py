@@ -193,12 +193,8 @@ class ProposalFinder:
     @staticmethod
     def _other_entity_between(doc: Doc, span: Span, ent: Span, entities: list[Span]) -> bool:
         """Another entity between the verb and ``ent``: ``ent`` is not the verb's object
-        (unless ``ent`` is that entity's acronym in parentheses, or the name set beside the
-        object's description: ``we propose a novel GNN-based framework, X``, ``an RL
-        algorithm---X``)."""
+        (unless ``ent`` is that entity's acronym in parentheses)."""
         if ent.start > 0 and doc[ent.start - 1].text == "(":
-            return False
-        if _beside_description(doc, ent, entities):
             return False
         return any(span.start <= other.start and other.end <= span.end for other in entities)
 
@@ -290,20 +286,6 @@ class ProposalFinder:
             if s <= start < e or start <= s < end:
                 return i
         return None
-
-
-#: Marks that set a name beside the description before it (``a framework, X``, ``a sampler: X``).
-_APPOSITION_MARKS = frozenset({",", ":", "—", "–", "--", "---"})
-
-
-def _beside_description(doc: Doc, ent: Span, entities: list[Span]) -> bool:
-    """``ent`` follows an apposition mark after a common noun that no entity covers: the head of
-    a description (``a GNN-based framework, X``), not a name of a list (``BERT, X``)."""
-    mark = ent.start - 1
-    if mark < 1 or doc[mark].text not in _APPOSITION_MARKS:
-        return False
-    head = doc[mark - 1]
-    return head.pos_ in ("NOUN", "PROPN") and head.is_lower and not any(e.start <= head.i < e.end for e in entities)
 
 
 def _by_name(entities: list[Span]) -> dict[str, list[int]]:
