@@ -37,6 +37,7 @@ def by_value(nlp, raw: str) -> dict[str, dict]:
         ("1.1x~3.4x", "1.1x~3.4x", None, "x", "1.1x~3.4x"),
         ("31.5", "31.5", 31.5, None, None),
         ("2.5 percentage points", "2.5 percentage points", None, "pp", "2.5 percentage points"),
+        ("1.15dB", "1.15dB", 1.15, "dB", None),
     ],
 )
 def test_parse_value(text, value, number, unit, delta):
@@ -51,6 +52,8 @@ def test_parse_value(text, value, number, unit, delta):
         ("by a factor of 32-64.", "a factor of 32-64"),
         ("gains of 1%-2% on average", "1%-2% on average"),
         ("it reaches 10,000x", "10,000x"),
+        ("a PSNR gain of 1.15dB over the codec", "1.15dB"),
+        ("training is 1-2 orders of magnitude faster", "1-2 orders of magnitude"),
     ],
 )
 def test_value_shapes(text, found):

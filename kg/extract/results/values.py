@@ -7,7 +7,7 @@ import re
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)"
 _UNIT = (r"(?:\s?%\s?points?\b|\s?%|\s?×|x(?![\w])|\s?-?fold\b|\s?times\b|\s?percentage[- ]points?\b|\s?points?\b|\s?pp\b"
-         r"|\s?p\.p\.|\s?percent\b)")
+         r"|\s?p\.p\.|\s?percent\b|\s?dB\b)")
 _APPROX = (r"(?:(?:up to|over|more than|nearly|almost|around|about|approximately|roughly|at least|at most|"
            r"as much as|as high as|as low as|an average of|on average|average of|maximum|max\.?|"
            r"~|∼|≈|>|<|≥|≤)\s*)*")
@@ -21,7 +21,7 @@ VALUE = re.compile(
     rf"|(?P<paren>{_NUM}{_UNIT}?\s?\(\s?\+\s?{_NUM}{_UNIT}?\s?\){_UNIT}?)"
     rf"|(?P<range>{_NUM}{_UNIT}?{_RANGE}{_NUM}{_UNIT})"
     rf"|(?P<factor>(?:a\s)?factor of (?:{_NUM}(?:\s?(?:-|–|to)\s?{_NUM})?x?|{_WORD_NUMBER})(?!\w|\.\d))"
-    rf"|(?P<magnitude>(?:{_WORD_NUMBER}\s|\d+\s)?orders?[- ]of[- ]magnitude)"
+    rf"|(?P<magnitude>(?:{_WORD_NUMBER}\s|\d+(?:\s?(?:-|–|to)\s?\d+)?\s)?orders?[- ]of[- ]magnitude)"
     rf"|(?P<signed>(?<![\w.])\+\s?{_NUM}{_UNIT}?)"
     rf"|(?P<unit>{_NUM}{_UNIT})"
     rf"|(?P<bare>(?<![\w.\-/]){_NUM}(?![\w\-/]|\.\d))"
@@ -30,7 +30,7 @@ VALUE = re.compile(
 )
 _NUMBER_RE = re.compile(_NUM)
 _UNIT_NAMES = (("% point", "pp"), ("percentage point", "pp"), ("p.p.", "pp"), ("%", "%"), ("percent", "%"),
-               ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"), ("pp", "pp"), ("point", "points"))
+               ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"), ("pp", "pp"), ("point", "points"), ("db", "dB"))
 
 
 def _unit_of(text: str) -> str | None:
