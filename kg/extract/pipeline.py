@@ -20,6 +20,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
+from itertools import product
 from pathlib import Path
 
 import spacy
@@ -37,7 +38,8 @@ from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
 
 __all__ = [
-    "DEFAULT_CONFIG", "MAX_ABSTRACT_CHARS", "load_pipeline", "extract_papers", "to_extraction", "display_name",
+    "DEFAULT_CONFIG", "MAX_ABSTRACT_CHARS", "as_phrases", "load_pipeline", "extract_papers", "to_extraction",
+    "display_name",
 ]
 
 DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
@@ -50,9 +52,11 @@ _SIZE_AFTER_SPACE = re.compile(r"\s+(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])$", re.IGNO
 def catalogue_patterns(case: str = "all") -> list[dict]:
     """Span-ruler patterns of the shipped catalogues (``kg/extract/lexicons``).
 
-    ``case="insensitive"``: phrase patterns (for a ruler matching LOWER) and token
-    patterns with other attributes; ``case="exact"``: exact-text token patterns turned
-    into phrases for a ruler matching ORTH; ``"all"``: every pattern as shipped.
+    ``case="insensitive"``: phrase patterns for a ruler matching LOWER, token patterns of
+    words and ``IN`` lists written out as phrases (:func:`as_phrases`): a token pattern is
+    tried at every token of every text, a phrase is looked up; ``case="exact"``: exact-text
+    token patterns turned into phrases for a ruler matching ORTH; ``"all"``: every pattern
+    as shipped.
     """
     from kg.extract.lexicons import patterns
 
@@ -68,8 +72,32 @@ def catalogue_patterns(case: str = "all") -> list[dict]:
             if [t.text for t in split(phrase)] == [t["ORTH"] for t in tokens]:
                 pattern = {**pattern, "pattern": phrase}
         if exact == (case == "exact"):
-            out.append(pattern)
+            out += (None if exact else as_phrases(pattern)) or [pattern]
     return out
+
+
+def as_phrases(pattern: dict) -> list[dict] | None:
+    """A token pattern of one ``LOWER`` (or lower-case ``ORTH``) word or ``IN`` list per token,
+    written out as the phrases it matches (tokens joined by spaces: a phrase matcher compares
+    tokens, not the spaces between them); None for any other pattern.
+
+    >>> [p["pattern"] for p in as_phrases({"label": "Metric", "pattern": [
+    ...     {"LOWER": "hit"}, {"ORTH": "@"}, {"LOWER": {"IN": ["1", "k"]}}]})]
+    ['hit @ 1', 'hit @ k']
+    """
+    tokens = pattern["pattern"]
+    if not isinstance(tokens, list) or not tokens:
+        return None
+    choices = []
+    for token in tokens:
+        if len(token) != 1:
+            return None
+        (attr, value), = token.items()
+        words = value["IN"] if isinstance(value, dict) and set(value) == {"IN"} else [value]
+        if attr not in ("LOWER", "ORTH") or not all(isinstance(w, str) and w == w.lower() for w in words):
+            return None
+        choices.append(words)
+    return [{**pattern, "pattern": " ".join(words)} for words in product(*choices)]
 
 
 def load_pipeline(config: str | Path | None = None, *, overrides: dict | None = None) -> Language:

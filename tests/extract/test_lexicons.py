@@ -244,3 +244,21 @@ def test_catalogue_patterns_use_no_regex():
     token of every text (eight of them cost 12% of extraction), a phrase or IN list is not."""
     for pattern in patterns():
         assert "REGEX" not in json.dumps(pattern["pattern"]), pattern["id"]
+
+
+def test_catalogue_rulers_hold_phrases_only():
+    """Both rulers look names up (a phrase matcher); no pattern is tried at every token."""
+    from kg.extract.pipeline import catalogue_patterns
+
+    for case in ("insensitive", "exact"):
+        assert all(isinstance(p["pattern"], str) for p in catalogue_patterns(case)), case
+
+
+@pytest.mark.parametrize("text, found", [
+    ("We report Hits@10 and NDCG@k.", {("Hits@10", "pwc:metric:hits-k"), ("NDCG@k", "pwc:metric:ndcg-k")}),
+    ("pass@1 rises, and so do R@5 and P@10.", {("pass@1", "pwc:metric:pass-k"), ("R@5", "pwc:metric:recall-k"),
+                                               ("P@10", "pwc:metric:precision-k")}),
+])
+def test_metric_families_at_k_are_matched_as_phrases(nlp, text, found):
+    doc = nlp(text)
+    assert found <= {(s.text, s.id_) for s in doc.spans["kg_catalogue"]}
