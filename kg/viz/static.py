@@ -40,6 +40,9 @@ COMMUNITY_COLOURS = [
 NO_COMMUNITY = "#c5cbd1"
 #: Above this many nodes the whole-graph overview is a hairball; draw the term map instead.
 OVERVIEW_NODE_LIMIT = 2500
+#: How much larger than the renderer's extent a label is taken to be (width, height): a viewer
+#: draws the SVG's text with its own font metrics, a few percent wider or taller than Agg's.
+_SLACK = (1.06, 1.12)
 _LABEL_BOX = {"boxstyle": "square,pad=0.08", "facecolor": "white", "edgecolor": "none", "alpha": 0.72}
 
 
@@ -118,7 +121,7 @@ def place_labels(ax, items: Iterable[tuple], *, keep_clear: Iterable = (), limit
             label = ax.annotate(text, (x, y), xytext=(dx, dy), textcoords="offset points", ha=ha, va=va,
                                 fontsize=size, color=INK, zorder=5, annotation_clip=False, bbox=_LABEL_BOX)
             label.set_in_layout(False)
-            box = label.get_window_extent(renderer).expanded(1.0, 1.0)
+            box = label.get_window_extent(renderer).expanded(*_SLACK)
             inside = box.x0 >= margin and box.y0 >= margin and box.x1 <= width - margin and box.y1 <= height - margin
             if inside and not any(_near(box, other, margin) for other in taken):
                 taken.append(box)
