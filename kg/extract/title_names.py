@@ -3,11 +3,10 @@
 Many titles open with the name of what the paper introduces (``VanillaNet: the Power of
 Minimalism in Deep Learning``) while the abstract speaks of "our method" and never writes the
 name. The abstract's rules cannot find such a name, since every entity they find is a span
-of the abstract. This component reads the title: a coined name (shaped like a name, see
+of the abstract. This component reads the title: a coined name before a colon (shaped like a name, see
 :func:`~kg.extract.entities.is_name_like`, or a capitalised word the field's abstracts do not
-use; in no catalogue; rare in the field's abstracts)
-before a colon, that the abstract does not write (nor one a letter or two away: a typo), is
-proposed by the paper. Its type is the one the subtitle's head noun gives (``X: A Benchmark
+use; in no catalogue; rare in the field's abstracts) that the abstract does not write (nor one
+a letter or two away: a typo) is proposed by the paper. Its type is the one the subtitle's head noun gives (``X: A Benchmark
 for ...`` is a Dataset), else Method.
 
 Offsets are into the title as given (``doc._.kg_title``), in ``doc._.kg_title_names``:
@@ -59,14 +58,13 @@ _PHRASE_END = re.compile(r"\s(?:for|of|to|with|on|in|via|from|and|by|towards?|th
     default_config={"vocabulary": {"@misc": "kg.vocabulary.v1"}, "max_field_frequency": 9},
 )
 def make_title_names(nlp: Language, name: str, vocabulary: Vocabulary, max_field_frequency: int):
-    return TitleNames(nlp, vocabulary=vocabulary, max_field_frequency=max_field_frequency)
+    return TitleNames(vocabulary=vocabulary, max_field_frequency=max_field_frequency)
 
 
 class TitleNames:
     """Finds the coined name a title gives and the abstract does not write (see the module)."""
 
-    def __init__(self, nlp: Language, *, vocabulary: Vocabulary, max_field_frequency: int = 9) -> None:
-        self.tokenizer = nlp.tokenizer
+    def __init__(self, *, vocabulary: Vocabulary, max_field_frequency: int = 9) -> None:
         self.vocab = vocabulary
         self.max_field_frequency = max_field_frequency  # above it, the name is the field's, not the paper's
 

@@ -254,8 +254,8 @@ def _before_parenthesis(c: _Context) -> tuple | None:
 
 
 #: How a value's metric is found, in order of trust; each rule returns ``(entity, name, change)`` or None.
-_METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _nouns_right_after, _share_of, _speed_up, _metric_named_after,
-                 _changed_before,
+_METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _nouns_right_after, _share_of,
+                 _speed_up, _metric_named_after, _changed_before,
                  _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _outperforms_by,
                  _before_parenthesis)
 
