@@ -62,18 +62,29 @@ def catalogue_patterns(case: str = "all") -> list[dict]:
 
     if case == "all":
         return list(patterns())
-    out = []
+    insensitive, exact = _patterns_by_case()
+    return list(exact if case == "exact" else insensitive)
+
+
+@lru_cache(maxsize=1)
+def _patterns_by_case() -> tuple[tuple[dict, ...], tuple[dict, ...]]:
+    """The shipped patterns split once per process for the two rulers (each asks for its
+    half): tokenising the exact phrases costs a tokenizer and a pass over every pattern."""
+    from kg.extract.lexicons import patterns
+
+    insensitive, exact = [], []
     split = spacy.blank("en").tokenizer
     for pattern in patterns():
         tokens = pattern["pattern"]
-        exact = isinstance(tokens, list) and all(set(t) == {"ORTH"} for t in tokens)
-        if exact:
+        is_exact = isinstance(tokens, list) and all(set(t) == {"ORTH"} for t in tokens)
+        if is_exact:
             phrase = " ".join(t["ORTH"] for t in tokens)
             if [t.text for t in split(phrase)] == [t["ORTH"] for t in tokens]:
                 pattern = {**pattern, "pattern": phrase}
-        if exact == (case == "exact"):
-            out += (None if exact else as_phrases(pattern)) or [pattern]
-    return out
+            exact.append(pattern)
+        else:
+            insensitive += as_phrases(pattern) or [pattern]
+    return tuple(insensitive), tuple(exact)
 
 
 def as_phrases(pattern: dict) -> list[dict] | None:

@@ -236,36 +236,46 @@ def _batches(papers: Iterable[Paper], size: int) -> Iterator[list[Paper]]:
         yield batch
 
 
-def _ordered(submit: Callable[[list[Paper]], Future], batches: Iterable[list[Paper]], window: int):
-    """Submit batches with at most ``window`` in flight; yield results in submission order."""
-    pending: deque[Future] = deque()
-    for batch in batches:
-        pending.append(submit(batch))
-        if len(pending) >= window:
-            yield from pending.popleft().result()
-    while pending:
-        yield from pending.popleft().result()
+class _Done:
+    """Work done in this process, read like a :class:`~concurrent.futures.Future`."""
+
+    def __init__(self, value) -> None:
+        self._value = value
+
+    def result(self):
+        return self._value
 
 
-def _with_cache(
-    papers: Iterable[Paper], cache: ExtractionCache | None,
-    run: Callable[[list[Paper]], list[Extraction | ReadIssue]], size: int,
+def _pipelined(
+    papers: Iterable[Paper], cache: ExtractionCache | None, submit: Callable[[list[Paper]], Future | _Done],
+    size: int, window: Callable[[], int],
 ) -> Iterator[Extraction | ReadIssue]:
-    if cache is None:
-        for batch in _batches(papers, size):
-            yield from run(batch)
-        return
+    """Records in input order: batches of ``size`` papers, each looked up in ``cache`` and its
+    missing papers submitted, at most ``window()`` batches in flight. Workers stay busy across
+    the whole input: no batch waits for the slowest of a group."""
+    pending: deque[tuple[list[Extraction | None], Future | _Done | None]] = deque()
     for batch in _batches(papers, size):
-        cached = [cache.get(p) for p in batch]
-        missing = [p for p, c in zip(batch, cached) if c is None]
-        fresh = iter(run(missing) if missing else [])
-        done = []
-        for record in cached:
-            if record is None:
-                record = next(fresh)
-                if isinstance(record, Extraction):
-                    done.append(record)
-            yield record
+        cached = [cache.get(p) for p in batch] if cache is not None else [None] * len(batch)
+        missing = [p for p, record in zip(batch, cached) if record is None]
+        pending.append((cached, submit(missing) if missing else None))
+        while len(pending) >= window():
+            yield from _merged(*pending.popleft(), cache)
+    while pending:
+        yield from _merged(*pending.popleft(), cache)
+
+
+def _merged(cached: list[Extraction | None], future: Future | _Done | None,
+            cache: ExtractionCache | None) -> Iterator[Extraction | ReadIssue]:
+    """A batch's cached records with the fresh ones in their places; the fresh ones cached."""
+    fresh = iter(future.result() if future is not None else ())
+    done = []
+    for record in cached:
+        if record is None:
+            record = next(fresh)
+            if isinstance(record, Extraction):
+                done.append(record)
+        yield record
+    if cache is not None and done:
         cache.put_many(done)
 
 
@@ -290,50 +300,45 @@ def extract_all(
     back as a :class:`~kg.types.ReadIssue` (see :func:`extract_guarded`).
     """
     config_str = str(config) if config else None
-    shard = batch_size * 8
     if engine == "dask":
-        yield from _dask(papers, config_str, workers, batch_size, scheduler, cache, shard, record_timeout)
+        yield from _dask(papers, config_str, workers, batch_size, scheduler, cache, record_timeout)
     elif engine != "local":
         raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
     elif workers <= 1:
 
-        def run(batch: list[Paper]) -> list[Extraction | ReadIssue]:
+        def run(batch: list[Paper]) -> _Done:
             nlp = load_pipeline(config_str)  # on the first paper the cache lacks (then lru-cached)
-            return extract_guarded(batch, nlp, batch_size, record_timeout)
+            return _Done(extract_guarded(batch, nlp, batch_size, record_timeout))
 
-        yield from _with_cache(papers, cache, run, batch_size)
+        yield from _pipelined(papers, cache, run, batch_size, lambda: 1)
     else:
         with ExitStack() as stack:
             pools: list[ProcessPoolExecutor] = []
 
-            def run(batch: list[Paper]) -> list[Extraction | ReadIssue]:
+            def submit(batch: list[Paper]) -> Future:
                 if not pools:  # started on the first paper the cache lacks: each worker loads the pipeline
                     pools.append(stack.enter_context(ProcessPoolExecutor(
                         workers, mp_context=get_context("spawn"), initializer=_worker_init,
                         initargs=(config_str, os.getpid()))))
-                shards = _batches(batch, batch_size)
-                submit = lambda b: pools[0].submit(extract_batch, b, config_str, batch_size, record_timeout)  # noqa: E731
-                return list(_ordered(submit, shards, workers * 2))
+                return pools[0].submit(extract_batch, batch, config_str, batch_size, record_timeout)
 
-            yield from _with_cache(papers, cache, run, shard)
+            yield from _pipelined(papers, cache, submit, batch_size, lambda: workers * 2)
 
 
-def _dask(papers, config, workers, batch_size, scheduler, cache, shard, record_timeout):
+def _dask(papers, config, workers, batch_size, scheduler, cache, record_timeout):
     # Without the dask extra this raises ModuleNotFoundError; the CLI names the extra (kg.extras).
     from dask.distributed import Client, LocalCluster
 
     with ExitStack() as stack:
         clients: list[Client] = []
+        in_flight = [1]  # two batches per worker once connected
 
-        def run(batch: list[Paper]) -> list[Extraction]:
+        def submit(batch: list[Paper]) -> Future:
             if not clients:  # connected on the first paper the cache lacks
                 cluster = scheduler or stack.enter_context(LocalCluster(
                     n_workers=max(workers, 1), threads_per_worker=1, processes=True, dashboard_address=None))
                 clients.append(stack.enter_context(Client(cluster)))
-            client = clients[0]
-            size = max(len(client.scheduler_info().get("workers", {})), 1)
-            shards = _batches(batch, batch_size)
-            submit = lambda b: client.submit(extract_batch, b, config, batch_size, record_timeout, pure=False)  # noqa: E731
-            return list(_ordered(submit, shards, size * 2))
+                in_flight[0] = 2 * max(len(clients[0].scheduler_info().get("workers", {})), 1)
+            return clients[0].submit(extract_batch, batch, config, batch_size, record_timeout, pure=False)
 
-        yield from _with_cache(papers, cache, run, shard)
+        yield from _pipelined(papers, cache, submit, batch_size, lambda: in_flight[0])

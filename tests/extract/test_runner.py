@@ -252,3 +252,28 @@ def test_worker_processes_die_with_the_build(examples_dir, signum):
             build.kill()
             build.wait()
         build.stdout.close()
+
+
+def test_batches_stay_in_flight_across_the_whole_input(papers):
+    """Workers are never left waiting for a group of batches to finish: whenever a result is
+    awaited, ``window`` batches are in flight, until the input runs out."""
+    from kg.extract.runner import _pipelined
+
+    submitted, in_flight_when_awaited = [], []
+
+    class Pending:
+        def __init__(self, batch):
+            self.batch = batch
+
+        def result(self):
+            in_flight_when_awaited.append(len(submitted) - len(in_flight_when_awaited))
+            return [f"record of {p.id}" for p in self.batch]
+
+    def submit(batch):
+        submitted.append(batch)
+        return Pending(batch)
+
+    records = list(_pipelined(papers, None, submit, 2, lambda: 4))
+    assert records == [f"record of {p.id}" for p in papers]
+    assert len(submitted) == 12
+    assert in_flight_when_awaited == [4] * 9 + [3, 2, 1]

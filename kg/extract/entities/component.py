@@ -139,7 +139,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         and the recogniser's own."""
         self._blocked: set[str] = set()
         self._texts = [t.text for t in doc]
-        self._spaces = [t.whitespace_ for t in doc]
+        self._spaces = [" " if space else "" for space in doc.to_array("SPACY")]
         learned = list(self._learned(doc))
         candidates = [
             *self._catalogue(doc),

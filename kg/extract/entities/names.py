@@ -93,12 +93,14 @@ class NameCandidates:
     def _named_in_slots(self, doc: Doc):
         """Every occurrence of a word in a naming slot, with the capitalised words that continue it."""
         named = {doc[i].text for i in self._naming_slots(doc)}
-        for token in doc:
-            if token.text in named:
-                end = self._strip_suffixes(doc, token.i, self._glued_run(doc, token.i)[1])
-                end = self._with_size(doc, self._title_words_end(doc, end, token.sent))[0]
-                coined = term_frequency(doc[token.i:end].text) == 0
-                yield Candidate(token.i, end, None, PRIORITY_NAME, coined=coined)
+        if not named:
+            return
+        for i, text in enumerate(self._texts):
+            if text in named:
+                end = self._strip_suffixes(doc, i, self._glued_run(doc, i)[1])
+                end = self._with_size(doc, self._title_words_end(doc, end, doc[i].sent))[0]
+                coined = term_frequency(doc[i:end].text) == 0
+                yield Candidate(i, end, None, PRIORITY_NAME, coined=coined)
 
     def _title_words_end(self, doc: Doc, end: int, sent: Span) -> int:
         """Where capitalised words continuing a name end: dubbed Displacement Interpolation
@@ -121,7 +123,7 @@ class NameCandidates:
             if not any(c.isupper() or c.isdigit() for text in texts[start:end] for c in text):
                 continue  # no name has neither capitals nor digits
             end = self._strip_suffixes(doc, start, end)
-            if end <= start or any(c in doc[start:end].text for c in _NOT_IN_NAMES):
+            if end <= start or not _NOT_IN_NAMES.isdisjoint(doc[start:end].text):
                 continue
             end = self._with_head_noun(doc, end)
             text = doc[start:end].text
