@@ -26,6 +26,7 @@ from kg.extract.entities.component import DOUBT, doubt_bucket
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
+from kg.extract.sentences import sentence_words
 from kg.extract.vocabulary import Vocabulary
 from kg.ids import name_key
 
@@ -162,7 +163,7 @@ class ProposalFinder:
         before = doc[max(sent.start, ent.start - self.window) : ent.start]
         lowers = [t.lower_ for t in before]
         description = self._description(doc, ent)
-        has_subject = any(t.lower_ in _SUBJECTS for t in sent)
+        has_subject = not _SUBJECTS.isdisjoint(sentence_words(sent))
         if before and before[-1].lower_ in self.vocab.naming_words:
             return self._described_by_preceding(doc, ent) or description, "naming"
         if has_subject and self._object_of_proposing_verb(doc, before, ent, entities):
@@ -378,7 +379,7 @@ def _first_sentence_features(doc: Doc, spans: list[Span], vocabulary: Vocabulary
     index = bisect_left(starts, sentences[0])
     position = "short-text" if len(starts) <= 2 else _bucket(index, (0, 1, 2))
     feats = [f"first_sent={position}"]
-    if first.sent.start == sentences[0] and _says_we_propose({t.lower_ for t in first.sent}, vocabulary):
+    if first.sent.start == sentences[0] and _says_we_propose(sentence_words(first.sent), vocabulary):
         feats.append(f"first_sent={position}|we_propose")
     return feats
 
@@ -389,7 +390,7 @@ def _context_features(doc: Doc, span: Span, vocabulary: Vocabulary) -> list[str]
     after = [t.lower_ for t in doc[span.end:min(span.sent.end, span.end + 2)]]
     feats = [f"prev={w}" for w in before[-1:]] + [f"prev2={' '.join(before[-2:])}"]
     feats += [f"next={w}" for w in after[:1]] + [f"next2={' '.join(after)}"]
-    words = {t.lower_ for t in span.sent}
+    words = sentence_words(span.sent)
     if _says_we_propose(words, vocabulary):
         feats.append("sent=we_propose")
     elif words & {"we", "our"}:
@@ -397,6 +398,6 @@ def _context_features(doc: Doc, span: Span, vocabulary: Vocabulary) -> list[str]
     return feats
 
 
-def _says_we_propose(words: set[str], vocabulary: Vocabulary) -> bool:
+def _says_we_propose(words: frozenset[str], vocabulary: Vocabulary) -> bool:
     """A sentence's words name the authors (*we*, *our*, *this*) and a proposing verb."""
     return bool(words & _WE and words & vocabulary.propose_verbs)

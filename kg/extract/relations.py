@@ -42,7 +42,7 @@ from spacy.tokens import Doc, Span
 from kg.extract.entities.component import DOUBT, doubt_bucket
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
-from kg.extract.sentences import spans_by_sentence
+from kg.extract.sentences import sentence_words, spans_by_sentence
 from kg.extract.title_names import title_proposal
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 from kg.ids import name_key
@@ -169,7 +169,7 @@ def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, propose
     """The features of one candidate pair (subject ``a``, object ``b``) in ``sent`` (``words``:
     the sentence's lower-cased words, if the caller has them)."""
     types = f"{a.label_}>{b.label_}"
-    words = words if words is not None else frozenset(t.lower_ for t in sent)
+    words = words if words is not None else sentence_words(sent)
     feats = [f"types={types}", f"obj={b.label_}", f"subj={a.label_}"]
     between = _between(doc, a, b, sent, virtual)
     feats += ["virtual", f"virtual|{types}"] if virtual else _span_features(doc, a, b, between, types)
@@ -315,7 +315,7 @@ class RelationFinder:
         words: dict[int, frozenset[str]] = {}
         for a, b, sent, virtual in pair_candidates(doc, entities, mains):
             if sent.start not in words:
-                words[sent.start] = frozenset(t.lower_ for t in sent)
+                words[sent.start] = sentence_words(sent)
             direct = None if virtual else direct_predicate(doc, a, b)
             if direct and a.label_ in SUBJECT_TYPES[direct] and b.label_ in OBJECT_TYPES[direct]:
                 p, predicate = 1.0, direct

@@ -14,7 +14,9 @@ the sentence splitter:
   spaCy's own lookup first checks that the doc has sentence boundaries by
   copying every token, so each call costs the length of the whole text.
 
-:func:`spans_by_sentence` groups spans by sentence in one pass, for the same reason.
+:func:`spans_by_sentence` groups spans by sentence in one pass, for the same reason, and
+:func:`sentence_words` reads a sentence's words once per document, however many entities
+or values ask for them.
 Components after this one must not move sentence boundaries (none does).
 
 Examples
@@ -40,7 +42,9 @@ from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-__all__ = ["SentenceLimit", "spans_by_sentence"]
+__all__ = ["SentenceLimit", "sentence_words", "spans_by_sentence"]
+
+_WORDS = "kg_sentence_words"
 
 
 @Language.factory(
@@ -102,3 +106,22 @@ def spans_by_sentence(doc: Doc, spans: Iterable[Span]) -> list[tuple[Span, list[
         if i >= 0 and span.end <= sents[i].end:
             inside[i].append(span)
     return list(zip(sents, inside))
+
+
+def sentence_words(sent: Span) -> frozenset[str]:
+    """The lower-cased words of ``sent`` (any span), read from its document once and kept in
+    ``doc.user_data``: the rules ask for a sentence's words once per entity or value in it.
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("We propose Zorb. It works.")
+    >>> sorted(sentence_words(doc[0:4]))
+    ['.', 'propose', 'we', 'zorb']
+    """
+    doc = sent.doc
+    cache = doc.user_data.get(_WORDS)
+    if cache is None or len(cache[None]) != len(doc):
+        cache = doc.user_data[_WORDS] = {None: [t.lower_ for t in doc]}
+    words = cache.get((sent.start, sent.end))
+    if words is None:
+        words = cache[(sent.start, sent.end)] = frozenset(cache[None][sent.start:sent.end])
+    return words

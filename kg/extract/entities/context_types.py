@@ -7,6 +7,7 @@ from spacy.tokens import Doc
 
 from kg.extract.entities.candidate import PRIORITY_CATALOGUE, Candidate
 from kg.extract.entities.phrase_types import type_of_phrase
+from kg.extract.sentences import sentence_words
 
 _LIST_GLUE = {",", "and", "or", "&", "/", ";"}
 _KIND_AFTER = {"metric": "Metric", "metrics": "Metric", "score": "Metric", "scores": "Metric",
@@ -80,7 +81,7 @@ class ContextTyping:
             return _KIND_AFTER[after]
         if before in ("dataset", "datasets", "benchmark", "benchmarks"):
             return "Dataset"
-        if before in ("on", "across") and _EVALUATION_WORDS & {t.lower_ for t in doc[c.start].sent}:
+        if before in ("on", "across") and _EVALUATION_WORDS & sentence_words(doc[c.start].sent):
             return "Dataset"
         return None
 

@@ -15,13 +15,14 @@ from kg.extract.results.setting import _setting
 from kg.extract.results.stretches import _Stretch, _stretches
 from kg.extract.results.values import parse_value
 from kg.extract.results.words import _ACTORS, _FINITE
+from kg.extract.sentences import sentence_words
 from kg.extract.title_names import TITLE
 
 
 def _respectively(doc: Doc, sent: Span, ents: list[Span], values: list[Span]) -> dict[str, list[Span]]:
     """``X, Y and Z reach 67%, 87% and 94%, respectively``: for each kind of entity listed once per
     value, just before the values or just after them, the list in order."""
-    if len(values) < 2 or not any(t.lower_ == "respectively" for t in sent):
+    if len(values) < 2 or "respectively" not in sentence_words(sent):
         return {}
     found = {}
     for kind, labels in (("metric", ("Metric",)), ("dataset", ("Dataset",)), ("task", ("Task",)),

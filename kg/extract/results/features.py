@@ -11,6 +11,7 @@ from spacy.tokens import Doc, Span
 from kg.extract.results.candidates import Candidate, _tokens
 from kg.extract.results.values import parse_value
 from kg.extract.results.words import _WE
+from kg.extract.sentences import sentence_words
 
 _NOT_RESULT_WORDS = frozenset("parameters parameter params data samples examples labels layers tokens".split())
 
@@ -66,7 +67,7 @@ def _context_features(doc: Doc, sent: Span, entities: list[Span], value: Span) -
     near = [e for e in entities if -4 <= e.start - value.end <= 4 or -4 <= value.start - e.end <= 4]
     feats += sorted({f"near={e.label_}" for e in near})
     feats += sorted({f"in_sent={e.label_}" for e in entities})
-    if any(t.lower_ in _WE for t in sent):
+    if not _WE.isdisjoint(sentence_words(sent)):
         feats.append("we")
     if value.start > sent.start and doc[value.start - 1].text in "([":
         feats.append("in_parens")
