@@ -164,12 +164,11 @@ def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterat
                         yield main, b, sent, True
 
 
-def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool, proposed: set[tuple[int, int]],
-                  words: frozenset[str] | None = None) -> list[str]:
-    """The features of one candidate pair (subject ``a``, object ``b``) in ``sent`` (``words``:
-    the sentence's lower-cased words, if the caller has them)."""
+def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool,
+                  proposed: set[tuple[int, int]]) -> list[str]:
+    """The features of one candidate pair (subject ``a``, object ``b``) in ``sent``."""
     types = f"{a.label_}>{b.label_}"
-    words = words if words is not None else sentence_words(sent)
+    words = sentence_words(sent)
     feats = [f"types={types}", f"obj={b.label_}", f"subj={a.label_}"]
     between = _between(doc, a, b, sent, virtual)
     feats += ["virtual", f"virtual|{types}"] if virtual else _span_features(doc, a, b, between, types)
@@ -312,15 +311,12 @@ class RelationFinder:
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
         best: dict[tuple[str, str, str, bool], tuple[float, tuple]] = {}
         classes = self.classifier.classes
-        words: dict[int, frozenset[str]] = {}
         for a, b, sent, virtual in pair_candidates(doc, entities, mains):
-            if sent.start not in words:
-                words[sent.start] = sentence_words(sent)
             direct = None if virtual else direct_predicate(doc, a, b)
             if direct and a.label_ in SUBJECT_TYPES[direct] and b.label_ in OBJECT_TYPES[direct]:
                 p, predicate = 1.0, direct
             else:
-                features = pair_features(doc, a, b, sent, virtual, proposed, words[sent.start])
+                features = pair_features(doc, a, b, sent, virtual, proposed)
                 probabilities = self.classifier.probabilities(features)
                 if probabilities[classes.index("none")] >= self.threshold:
                     continue

@@ -119,9 +119,10 @@ def sentence_words(sent: Span) -> frozenset[str]:
     """
     doc = sent.doc
     cache = doc.user_data.get(_WORDS)
-    if cache is None or len(cache[None]) != len(doc):
-        cache = doc.user_data[_WORDS] = {None: [t.lower_ for t in doc]}
-    words = cache.get((sent.start, sent.end))
+    if cache is None or cache[0] != id(doc):  # none yet, or another doc's (user data copied over)
+        cache = doc.user_data[_WORDS] = (id(doc), [t.lower_ for t in doc], {})
+    _, lowers, by_span = cache
+    words = by_span.get((sent.start, sent.end))
     if words is None:
-        words = cache[(sent.start, sent.end)] = frozenset(cache[None][sent.start:sent.end])
+        words = by_span[(sent.start, sent.end)] = frozenset(lowers[sent.start:sent.end])
     return words

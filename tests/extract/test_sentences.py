@@ -3,7 +3,7 @@
 import pytest
 import spacy
 
-from kg.extract.sentences import spans_by_sentence
+from kg.extract.sentences import sentence_words, spans_by_sentence
 
 # Real abstract words with the sentence punctuation taken out: the senter finds one long run.
 RUN_ON = (
@@ -67,3 +67,15 @@ def test_spans_by_sentence_keeps_the_given_order_and_drops_spans_across_sentence
         ("Delta epsilon zeta.", ["epsilon", "Delta"]),
         ("Eta theta.", ["Eta"]),
     ]
+
+
+def test_sentence_words_are_each_spans_own_and_read_again_for_another_tokenisation():
+    blank = spacy.blank("en")
+    doc = blank("We propose Zorblat. It beats BERT on MNIST.")
+    first, second = doc[0:4], doc[4:10]
+    assert sentence_words(first) == {"we", "propose", "zorblat", "."}
+    assert sentence_words(second) == {"it", "beats", "bert", "on", "mnist", "."}
+    assert sentence_words(doc[0:4]) is sentence_words(first)  # read once, then kept
+    other = blank("Our Zorblat wins BERT on MNIST by 3 points.")  # as many tokens as doc
+    other.user_data.update(doc.user_data)  # as kg_clean carries user data to the cleaned doc
+    assert sentence_words(other[0:4]) == {"our", "zorblat", "wins", "bert"}
