@@ -1,4 +1,5 @@
-"""Acronym definitions: ``long form (SF)``, ``SF (long form)`` and bold-letter acronyms.
+"""Acronym definitions: ``long form (SF)``, ``SF (long form)``, ``long form, dubbed SF`` and
+bold-letter acronyms.
 
 Schwartz & Hearst (2003) matching, as in scispacy's ``abbreviation_detector``,
 plus the bold-letter form of scraped abstracts (``**M**otif-b**A**sed **G**NN
@@ -14,8 +15,12 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.vocabulary import Vocabulary, default_vocabulary
+
 __all__ = ["AbbreviationDetector", "schwartz_hearst_long_form", "is_short_form"]
 
+_DETERMINERS = {"a", "an", "the", "this", "that", "these", "those", "our", "its", "their", "we", "it"}
+_LONG_FORM_GLUE = {"a", "an", "the", "of", "and", "for", "with", "in", "on", "to", "via", "by", "from"}
 _NOT_DEFINITIONS = {"table", "figure", "fig", "eq", "section", "sec", "see", "appendix", "ours", "e.g", "i.e"}
 
 if not Doc.has_extension("kg_abbreviations"):
@@ -64,6 +69,22 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
     return first_word if start_char == 0 or text[start_char - 1] == " " else None
 
 
+def _acronym_like(word: str, short: str) -> bool:
+    """``WAEs`` in ``structural uses of WAEs, called StrWAEs``: an acronym (or a piece of the
+    defined one) inside a long form means it is not one."""
+    capitals = sum(c.isupper() for c in word)
+    core = word[:-1] if word.endswith("s") else word
+    return capitals >= 1 and len(core) >= 2 and (core.isupper() or word.lower() in short.lower())
+
+
+def _in_noun_phrase(token) -> bool:
+    """A word that can belong to a long form: not punctuation but hyphens and slashes, not a
+    determiner, not a finite verb (``we propose a ...`` starts no long form)."""
+    if token.text in ("-", "/"):
+        return True
+    return token.is_alpha and token.lower_ not in _DETERMINERS and token.tag_ not in ("VB", "VBD", "VBP", "VBZ", "MD")
+
+
 def _could_be_name(text: str) -> bool:
     """``Zorb``: one capitalised word of three letters or more, not ``Table`` or ``Appendix``."""
     return not (
@@ -88,16 +109,21 @@ def _continues_phrase(doc: Doc, first: int) -> bool:
 @Language.factory(
     "kg_abbreviations",
     assigns=["doc._.kg_abbreviations"],
-    default_config={"max_long_form_words": 10, "catalogue_key": "kg_catalogue"},
+    default_config={"max_long_form_words": 10, "catalogue_key": "kg_catalogue",
+                    "vocabulary": {"@misc": "kg.vocabulary.v1"}},
 )
-def make_abbreviation_detector(nlp: Language, name: str, max_long_form_words: int, catalogue_key: str):
-    return AbbreviationDetector(max_long_form_words=max_long_form_words, catalogue_key=catalogue_key)
+def make_abbreviation_detector(nlp: Language, name: str, max_long_form_words: int, catalogue_key: str,
+                               vocabulary: Vocabulary):
+    return AbbreviationDetector(max_long_form_words=max_long_form_words, catalogue_key=catalogue_key,
+                                naming_words=vocabulary.naming_words)
 
 
 class AbbreviationDetector:
-    def __init__(self, *, max_long_form_words: int = 10, catalogue_key: str = "kg_catalogue") -> None:
+    def __init__(self, *, max_long_form_words: int = 10, catalogue_key: str = "kg_catalogue",
+                 naming_words: frozenset[str] | None = None) -> None:
         self.max_long_form_words = max_long_form_words
         self.catalogue_key = catalogue_key
+        self.naming_words = default_vocabulary().naming_words if naming_words is None else naming_words
 
     def __call__(self, doc: Doc) -> Doc:
         found: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -106,6 +132,10 @@ class AbbreviationDetector:
             definition = self._parenthesised(doc, open_paren.i, sentences)
             if definition and (definition[0], definition[1]) not in found:
                 found[(definition[0], definition[1])] = definition
+        for naming in (t for t in doc if t.lower_ in self.naming_words):
+            definition = self._named(doc, naming.i, sentences)
+            if definition:
+                found.setdefault((definition[0], definition[1]), definition)
         for definition in self._bold_letters(doc):
             found.setdefault((definition[0], definition[1]), definition)
         doc._.kg_abbreviations = sorted(found.values())
@@ -135,6 +165,37 @@ class AbbreviationDetector:
                 short = doc[i - 1]
                 return (short.idx, short.idx + len(short), long_span.start_char, long_span.end_char)
         return None
+
+    def _named(self, doc: Doc, i: int, sentences: bool) -> tuple[int, int, int, int] | None:
+        """``a single-loop variance-reduced gradient estimator, dubbed SILVER``: an acronym after a
+        naming word, whose letters spell the words just before it. Stricter than parentheses,
+        since nothing marks the long form's start: the words hold no other acronym, no
+        punctuation but hyphens, and hardly more words than the acronym has letters."""
+        at = i + 1 + (i + 2 < len(doc) and doc[i + 1].lower_ == "as")  # "abbreviated as"
+        if at >= len(doc) or not self._named_acronym(doc, at):
+            return None
+        short = doc[at]
+        end = i - 1 if i > 0 and doc[i - 1].text == "," else i
+        first = end
+        sent_start = doc[i].sent.start if sentences else 0
+        while first > max(sent_start, end - self.max_long_form_words) and _in_noun_phrase(doc[first - 1]):
+            first -= 1
+        long_span = self._match(short.text, doc[first:end])
+        if long_span is None:
+            return None
+        letters = sum(c.isalnum() for c in short.text.rstrip("s"))
+        words = [t for t in long_span if t.is_alpha and t.lower_ not in _LONG_FORM_GLUE]
+        if len(words) > letters + 1 or any(_acronym_like(t.text, short.text) for t in long_span):
+            return None
+        return (short.idx, short.idx + len(short), long_span.start_char, long_span.end_char)
+
+    def _named_acronym(self, doc: Doc, at: int) -> bool:
+        """``SILVER``, ``BlobGEN``: a whole word of two capitals or more, in no catalogue (not
+        ``Sparse`` of ``Sparse-IFT``, nor ``BERT``)."""
+        token = doc[at]
+        joined = not token.whitespace_ and at + 1 < len(doc) and doc[at + 1].text == "-"
+        return (not joined and is_short_form(token.text) and sum(c.isupper() for c in token.text) >= 2
+                and not self._catalogued(doc, doc[at : at + 1]))
 
     def _a_list(self, doc: Doc, inner: Span) -> bool:
         """``LLMs (Llama-2, Mistral, GPT-4)``: examples of the class, not its long form."""

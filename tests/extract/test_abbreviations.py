@@ -44,6 +44,34 @@ def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
     assert definitions(detector_nlp, raw) == []
 
 
+@pytest.mark.parametrize(
+    "raw, short, long",
+    [
+        ("we propose the Zelective and Quaxable Normalization methodology, dubbed ZQN. It", "ZQN",
+         "Zelective and Quaxable Normalization methodology"),
+        ("we propose a single-loop variance-reduced gradient estimator, dubbed SILVER, which", "SILVER",
+         "single-loop variance-reduced gradient estimator"),
+        ("a Hypergraph-Enhanced DuAL framework, called HEAL, that", "HEAL", "Hypergraph-Enhanced DuAL framework"),
+        ("graph quorum sampling, abbreviated as GQS, runs", "GQS", "graph quorum sampling"),
+    ],
+)
+def test_acronyms_after_a_naming_word_are_defined(detector_nlp, raw, short, long):
+    assert definitions(detector_nlp, raw) == [(short, long)]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "These structural uses of WAEs, called StrWAEs, are",  # the long form holds an acronym
+        "a sparse fine-tuning algorithm named Sparse-IFT that",  # a piece of a longer name
+        "we propose a simple yet effective method, called Prompt, that",  # one capital: a word
+        "a low-rank matrix. We introduce an algorithm called LORIL, which",  # no long form in its sentence
+    ],
+)
+def test_naming_words_define_nothing_without_a_long_form(detector_nlp, raw):
+    assert definitions(detector_nlp, raw) == []
+
+
 def test_a_long_form_does_not_reach_back_across_another_parenthesis(detector_nlp):
     raw = "Zorbnet improves Plonk (QuaxNet-50) by +3.4 AP and reaches 50.9 (QuaxNet-50) on Flib."
     assert definitions(detector_nlp, raw) == []
