@@ -132,12 +132,12 @@ class AbbreviationDetector:
             definition = self._parenthesised(doc, open_paren.i, sentences)
             if definition and (definition[0], definition[1]) not in found:
                 found[(definition[0], definition[1])] = definition
-        for naming in (t for t in doc if t.lower_ in self.naming_words):
+        for definition in self._bold_letters(doc):
+            found.setdefault((definition[0], definition[1]), definition)
+        for naming in (t for t in doc if t.lower_ in self.naming_words):  # after bold letters, which are surer
             definition = self._named(doc, naming.i, sentences)
             if definition:
                 found.setdefault((definition[0], definition[1]), definition)
-        for definition in self._bold_letters(doc):
-            found.setdefault((definition[0], definition[1]), definition)
         doc._.kg_abbreviations = sorted(found.values())
         return doc
 

@@ -53,6 +53,8 @@ def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
          "single-loop variance-reduced gradient estimator"),
         ("a Hypergraph-Enhanced DuAL framework, called HEAL, that", "HEAL", "Hypergraph-Enhanced DuAL framework"),
         ("graph quorum sampling, abbreviated as GQS, runs", "GQS", "graph quorum sampling"),
+        # bold letters are surer than the words before the naming word
+        ("a **C**andidate **P**seudolabel **L**earning method, termed **CPL**, to", "CPL", "Candidate Pseudolabel Learning"),
     ],
 )
 def test_acronyms_after_a_naming_word_are_defined(detector_nlp, raw, short, long):

@@ -310,6 +310,22 @@ def test_capitalised_words_before_a_dataset_word_name_one_dataset(nlp):
     assert "Arena" not in picked and "Quarry Arena" not in picked
 
 
+@pytest.mark.parametrize("text, label, name", [
+    ("We test on the Plinkset benchmark today.", "Dataset", "Plinkset"),
+    ("We solve the Quarry Dapple problem today.", "Task", "Quarry Dapple"),
+    ("We test on the Brisk Quarry Dataset today.", "Dataset", "Brisk Quarry Dataset"),
+    ("We solve the Quarry Dapple Problem today.", "Task", "Quarry Dapple Problem"),
+])
+def test_a_kind_word_goes_unless_the_name_capitalises_it(nlp, text, label, name):
+    from kg.extract.entities import PRIORITY_NAME, Candidate
+
+    doc = before(nlp, text, "kg_entities")
+    start = next(t.i for t in doc if t.lower_ == "the") + 1
+    candidate = Candidate(start, len(doc) - 2, label, PRIORITY_NAME)  # the name and its kind word
+    nlp.get_pipe("kg_entities")._without_kind_word(doc, candidate)
+    assert doc[candidate.start:candidate.end].text == name
+
+
 def test_a_catalogue_dataset_keeps_its_name_before_common_words(nlp):
     picked = dict(chosen(nlp, "Our model reaches 91% accuracy on the GSM8K arithmetic benchmark."))
     assert picked.get("GSM8K") == "Dataset", picked

@@ -171,7 +171,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
             for c in group:
                 doubt[(c.start, c.end)] = float(p[none])
             p[none] = -1.0
-            label = self.decider.classes[int(p.argmax())]
+            label = self._capitalised_kind(doc, group[0].start, group[0].end) or self.decider.classes[int(p.argmax())]
             for c in group:
                 c.label = label
             kept += group

@@ -28,12 +28,26 @@ class ContextTyping:
 
     def _without_kind_word(self, doc: Doc, c: Candidate) -> None:
         """``language modeling tasks`` is the task ``language modeling``; ``the Plink dataset``
-        the dataset ``Plink``: a trailing word saying what kind of thing it is, is not its name."""
+        the dataset ``Plink``: a trailing word saying what kind of thing it is, is not its name,
+        unless it is capitalised with the rest (``Waymo Open Dataset``, ``Knapsack Problem``)."""
         kinds = KIND_ENDINGS.get(c.label or "", ())
-        if c.end - c.start > 1 and doc[c.end - 1].lower_ in kinds and doc[c.end - 2].text != "-":
+        if c.end - c.start > 1 and doc[c.end - 1].lower_ in kinds and doc[c.end - 2].text != "-" and not (
+            self._capitalised_kind(doc, c.start, c.end)
+            and not any((m.start, m.end) == (c.start, c.end - 1) for m in doc.spans.get(self.catalogue_key, ()))
+        ):
             if c.label != "Dataset" or any(ch.isupper() or ch.isdigit() for ch in doc[c.start:c.end - 1].text):
                 c.end -= 1
                 c.kb_id = c.kb_id if c.source == "catalogue" else ""
+
+    @staticmethod
+    def _capitalised_kind(doc: Doc, start: int, end: int) -> str | None:
+        """The type a capitalised kind word ending a capitalised name gives (``Knapsack Problem``
+        is a Task, ``Semantic Shift Benchmark`` a Dataset), else None."""
+        last = doc[end - 1]
+        if end - start < 2 or not last.text[0].isupper() or not all(
+                t.text[0].isupper() for t in doc[start:end] if t.is_alpha):
+            return None
+        return next((label for label, words in KIND_ENDINGS.items() if last.lower_ in words), None)
 
     def _described_as(self, doc: Doc, c: Candidate) -> str | None:
         """Strong cues that override a guessed type: ``X dataset``, ``X, a question-answering
