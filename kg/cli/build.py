@@ -119,11 +119,12 @@ def _run(function, *args, **kwargs):
     from rich.markup import escape
 
     from kg.build import BuildError
+    from kg.extract.pipeline import PipelineConfigError
     from kg.ingest import InputError
 
     try:
         return function(*args, **kwargs)
-    except (BuildError, InputError, FileNotFoundError) as error:
+    except (BuildError, InputError, PipelineConfigError, FileNotFoundError) as error:
         err.print(f"[red]error:[/] {escape(str(error))}", highlight=False)
     except BrokenProcessPool:
         err.print("[red]error:[/] an extraction worker process died (out of memory?); "

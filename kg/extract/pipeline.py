@@ -15,6 +15,7 @@ Examples
 
 from __future__ import annotations
 
+import configparser
 import re
 from bisect import bisect_left
 from collections import Counter
@@ -27,6 +28,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
+from thinc.api import ConfigValidationError
 
 from kg.extract import (  # noqa: F401  (registrations)
     abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, title_names, tokenizer,
@@ -38,8 +40,8 @@ from kg.ids import name_key, singular_name
 from kg.types import Entity, Extraction, Mention, Paper, Relation, Result
 
 __all__ = [
-    "DEFAULT_CONFIG", "MAX_ABSTRACT_CHARS", "as_phrases", "load_pipeline", "extract_papers", "to_extraction",
-    "display_name",
+    "DEFAULT_CONFIG", "MAX_ABSTRACT_CHARS", "PipelineConfigError", "as_phrases", "load_pipeline", "extract_papers",
+    "to_extraction", "display_name",
 ]
 
 DEFAULT_CONFIG = Path(__file__).with_name("default.cfg")
@@ -116,10 +118,18 @@ def load_pipeline(config: str | Path | None = None, *, overrides: dict | None = 
     return _load(str(config or DEFAULT_CONFIG), tuple(sorted((overrides or {}).items())))
 
 
+class PipelineConfigError(ValueError):
+    """A pipeline config (``--config``) that cannot be read, or whose settings do not fit."""
+
+
 @lru_cache(maxsize=4)
 def _load(config_path: str, overrides: tuple) -> Language:
-    config = spacy.util.load_config(config_path, overrides=dict(overrides), interpolate=False)
-    nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    try:
+        config = spacy.util.load_config(config_path, overrides=dict(overrides), interpolate=False)
+        nlp = spacy.util.load_model_from_config(config, auto_fill=True, validate=True)
+    except (configparser.Error, ConfigValidationError) as error:
+        reason = " ".join(str(error).split())
+        raise PipelineConfigError(f"{config_path} is not a usable pipeline config: {reason}") from error
     own = [name for name in nlp.pipe_names if name in _OWN_COMPONENTS]
     with nlp.select_pipes(enable=own):
         nlp.initialize()

@@ -52,6 +52,24 @@ def test_exit_codes_for_missing_and_skipped_input(tmp_path):
     assert failed.exit_code == 1 and "bad.jsonl:2" in failed.output
 
 
+def test_a_broken_pipeline_config_is_one_line_naming_it(tmp_path):
+    from kg.extract.pipeline import DEFAULT_CONFIG
+
+    abstracts = tmp_path / "a.jsonl"
+    abstracts.write_text('{"abstract": "We propose Zorb."}\n', encoding="utf-8")
+    text = DEFAULT_CONFIG.read_text("utf-8")
+    twice = text.replace("[components.kg_relations]\n", "[components.kg_relations]\nthreshold = 0.5\n", 1)
+    wrong = text.replace("max_long_form_words = 10", "max_long_form_words = ten", 1)
+    for name, broken in (("twice.cfg", twice), ("wrong.cfg", wrong)):
+        config = tmp_path / name
+        config.write_text(broken, encoding="utf-8")
+        result = CliRunner().invoke(main, ["build", str(abstracts), "-o", str(tmp_path / name[:-4]),
+                                           "--config", str(config), "--no-cache", "--quiet"])
+        assert result.exit_code == 1
+        line = _one_error_line(result)
+        assert name in line and "not a usable pipeline config" in line and "bug in kg" not in line
+
+
 def _one_error_line(result) -> str:
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert "Traceback" not in result.output
