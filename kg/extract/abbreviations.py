@@ -72,9 +72,10 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
 def _acronym_like(word: str, short: str) -> bool:
     """``WAEs`` in ``structural uses of WAEs, called StrWAEs``: an acronym (or a piece of the
     defined one) inside a long form means it is not one."""
-    capitals = sum(c.isupper() for c in word)
     core = word[:-1] if word.endswith("s") else word
-    return capitals >= 1 and len(core) >= 2 and (core.isupper() or word.lower() in short.lower())
+    if len(core) < 2:
+        return False
+    return core.isupper() or (sum(c.isupper() for c in word) >= 2 and word.lower() in short.lower())
 
 
 def _in_noun_phrase(token) -> bool:

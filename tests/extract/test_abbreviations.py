@@ -53,6 +53,7 @@ def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
          "single-loop variance-reduced gradient estimator"),
         ("a Hypergraph-Enhanced DuAL framework, called HEAL, that", "HEAL", "Hypergraph-Enhanced DuAL framework"),
         ("graph quorum sampling, abbreviated as GQS, runs", "GQS", "graph quorum sampling"),
+        ("a Spatial Quorum Net, dubbed SQNet, that", "SQNet", "Spatial Quorum Net"),  # a word of it, not an acronym
         # bold letters are surer than the words before the naming word
         ("a **C**andidate **P**seudolabel **L**earning method, termed **CPL**, to", "CPL", "Candidate Pseudolabel Learning"),
     ],
