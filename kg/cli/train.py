@@ -121,10 +121,13 @@ _MODEL_SETTING = {"choice": "components.kg_entities.choice_model"}
               show_default=True, help="Folder for the trained models (<what>.npz).")
 @click.option("--c", "c", type=float, default=None,
               help="Inverse regularisation strength (default: each decision's, kg.train.linear.DEFAULT_C).")
+@click.option("--config", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="spaCy config of the pipeline the decisions learn on (default: the shipped one); "
+              "kg build --config with the same file then loads them (set each decision's model).")
 @click.option("--ship", is_flag=True, help="Copy the models into kg/extract/models (what kg build loads).")
 @input_errors("--gold must be the annotation (JSON Lines, as tests/data/openreview_gold/train.jsonl), --data a "
               "folder of the annotated abstracts and --learned-spans the JSON of kg train --folds")
-def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
+def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
     """Train kg's learned decisions on annotated abstracts: which of overlapping names is the
     whole name (choice), which names are entities and of which type (entities), what a paper
     proposes (proposals), how entities relate (relations), which numbers state results (results).
@@ -154,7 +157,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, ship):
                 "results": linear.train_results}
     overrides: dict = {}
     for name in LINEAR if what == "all" else (what,):
-        nlp = load_pipeline(overrides=overrides)
+        nlp = load_pipeline(config, overrides=overrides)
         path = output / f"{name}.npz"
         summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path,
                                  c=linear.DEFAULT_C[name] if c is None else c, learned_spans=spans)

@@ -116,7 +116,8 @@ class ProposalFinder:
         starts = [sent.start for sent in doc.sents]
         by_pattern = {name_key(entities[i].text) for i in reasons}
         for indices in _by_name(entities).values():
-            features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern)
+            features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern,
+                                         nameable=self._nameable(entities[indices[0]]))
             threshold = self.threshold if self._nameable(entities[indices[0]]) else self.phrase_threshold
             if self.classifier.probability(features, "proposed") >= threshold:
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
@@ -310,16 +311,17 @@ def _bucket(n: int, edges: tuple[int, ...]) -> str:
 
 def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reasons: dict[int, str],
                       vocabulary: Vocabulary, starts: list[int] | None = None,
-                      by_pattern: set[str] = frozenset()) -> list[str]:
+                      by_pattern: set[str] = frozenset(), nameable: bool = True) -> list[str]:
     """What speaks for and against the paper proposing the entity named by ``entities[indices]``
     (``starts``: the first token of each sentence, if the caller has them; ``by_pattern``:
-    name keys a proposing pattern found)."""
+    name keys a proposing pattern found; ``nameable``: written as a name, not a phrase)."""
     spans = [entities[i] for i in indices]
     first = spans[0]
     feats = [f"type={first.label_}", f"mentions={_bucket(len(spans), (1, 2, 4))}",
              f"tokens={_bucket(len(first), (1, 2, 3))}"]
     feats += sorted({f"rule={reasons[i]}" for i in indices if i in reasons}) or ["rule=none"]
     feats += [f"rule={reasons[i]}|{first.label_}" for i in indices[:1] if i in reasons]
+    feats += [f"rule={reasons[i]}|{'name' if nameable else 'phrase'}" for i in indices[:1] if i in reasons]
     if any(s.kb_id_ for s in spans):
         feats.append("catalogue")
     feats += _shape_features(first.text)

@@ -154,7 +154,8 @@ def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str
     by_pattern = {name_key(entities[i].text) for i in reasons}
     for indices in _by_name(entities).values():
         label = "proposed" if _gold_of(entities[indices[0]], index) in proposed else "no"
-        yield proposal_features(doc, entities, indices, reasons, default_vocabulary(), starts, by_pattern), label
+        yield proposal_features(doc, entities, indices, reasons, default_vocabulary(), starts, by_pattern,
+                                nameable=finder._nameable(entities[indices[0]])), label
 
 
 def train_proposals(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],

@@ -272,6 +272,28 @@ def test_the_phrase_a_paper_introduces_is_a_candidate_whole(nlp, text, phrase):
     assert not any(t != phrase and t in phrase for t in picked), picked  # no shorter piece of it
 
 
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ('We describe a new analysis, which we call "plinth rules", to find faults in parsers.', "plinth rules"),
+        ("Experiments show that the proposed quibble-domain transfer parametrization is stable.",
+         "quibble-domain transfer parametrization"),
+    ],
+)
+def test_a_quoted_or_proposed_phrase_is_an_introduced_candidate(nlp, text, phrase):
+    doc = before(nlp, text, "kg_entities")
+    found = [doc[c.start:c.end].text for c in nlp.get_pipe("kg_entities")._introduced_phrases(doc)]
+    assert found == [phrase]
+
+
+def test_every_noun_phrase_is_an_untyped_candidate_without_generic_words(nlp):
+    doc = before(nlp, "We study blorpic forgetting and the length wibbling of a novel method.", "kg_entities")
+    recogniser = nlp.get_pipe("kg_entities")
+    recogniser._blocked = set()
+    found = {(doc[c.start:c.end].text, c.label, c.source) for c in recogniser._noun_phrases(doc)}
+    assert found == {("blorpic forgetting", None, "np"), ("length wibbling", None, "np")}
+
+
 @pytest.mark.parametrize("text", [
     "We propose a novel framework for tabular learning.",
     "We propose to study the effect of noise.",

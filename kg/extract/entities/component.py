@@ -36,6 +36,7 @@ from kg.extract.vocabulary import Vocabulary
         "learned_key": "kg_learned",
         "learned_priority": 1.5,
         "rule_phrases": True,
+        "noun_phrases": True,
         "model": "entities.npz",
         "threshold": 0.6,
         "choice_model": "choice.npz",
@@ -52,6 +53,7 @@ def make_entity_recognizer(
     learned_key: str,
     learned_priority: float,
     rule_phrases: bool,
+    noun_phrases: bool,
     model: str,
     threshold: float,
     choice_model: str,
@@ -65,6 +67,7 @@ def make_entity_recognizer(
         learned_key=learned_key,
         learned_priority=learned_priority,
         rule_phrases=rule_phrases,
+        noun_phrases=noun_phrases,
         model=model,
         threshold=threshold,
         choice_model=choice_model,
@@ -94,6 +97,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         learned_key: str = "kg_learned",
         learned_priority: float = 1.5,
         rule_phrases: bool = True,
+        noun_phrases: bool = True,
         model: str = "",
         threshold: float = 0.6,
         choice_model: str = "",
@@ -106,6 +110,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         self.learned_key = learned_key
         self.learned_priority = learned_priority
         self.rule_phrases = rule_phrases
+        self.noun_phrases = noun_phrases
         self.threshold = threshold
         self.keep_agreed = keep_agreed
         path = model_path(model) if model else None
@@ -129,6 +134,11 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         if self.chooser is not None:
             rank_candidates(doc, candidates, learned, self.chooser, self.vocab)
         chosen = self._non_overlapping(doc, candidates)
+        if self.noun_phrases:  # where no rule found anything: the decision weighs every noun phrase
+            taken = {i for c in chosen for i in range(c.start, c.end)}
+            free = [c for c in self._noun_phrases(doc) if taken.isdisjoint(range(c.start, c.end))
+                    and not self._generic(doc, c)]
+            chosen = sorted([*chosen, *free], key=lambda c: c.start)
         self._type_from_context(doc, chosen)
         for c in chosen:
             self._without_kind_word(doc, c)

@@ -108,9 +108,12 @@ def _case_shape(span: Span) -> str:
 
 
 def _word_features(span: Span, label: str | None) -> list[str]:
-    """The name's first and head words and their tags."""
+    """The name's first and head words and their tags; the head's ending, which types heads
+    never seen in training (``-ity`` metrics, ``-tion`` tasks)."""
     words = [t.lower_ for t in span]
     feats = [f"head={words[-1]}", f"head={words[-1]}|{label}", f"first={words[0]}"]
+    if len(words[-1]) > 4:
+        feats += [f"head_end={words[-1][-3:]}", f"head_end={words[-1][-3:]}|{label}"]
     if len(words) == 1:
         feats.append(f"word={words[0]}")
     if span[0].tag_:

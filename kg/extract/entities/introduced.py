@@ -10,6 +10,8 @@ from kg.extract.entities.phrase_types import type_of_phrase
 from kg.extract.entities.shapes import is_name_like
 from kg.ids import singular_name
 
+_OPENING_QUOTES = {'"', "“", "'", "‘", "``"}
+
 
 def emphasized_spans(doc: Doc, max_tokens: int = 6) -> list[Span]:
     """The italic, bold or quoted phrases of ``doc`` (the cleaner's ``kg_emphasis``) of one to
@@ -49,11 +51,13 @@ class IntroducedCandidates:
     def _introduced_phrases(self, doc: Doc):
         """The noun phrase a paper introduces, whatever its case: ``we introduce mixed-play``,
         ``a method called achievement distillation``, ``we propose a weight-momentum joint
-        shrinking method``; the learned decision says which are names."""
+        shrinking method``, ``we call "span rules"``, ``the proposed frequency domain transfer
+        function``; the learned decision says which are names."""
         for token in doc[:-1]:
             word = token.lower_
             slot = word in self.vocab.naming_words or (
-                word in self.vocab.propose_verbs and token.tag_ in ("VBP", "VBZ", "VBD", "VB"))
+                word in self.vocab.propose_verbs and token.tag_ in ("VBP", "VBZ", "VBD", "VB")) or (
+                word == "proposed" and token.i > 0 and doc[token.i - 1].lower_ in ("the", "our"))
             if not slot:
                 continue
             start, end = self._introduced_at(doc, token.i + 1)
@@ -69,7 +73,7 @@ class IntroducedCandidates:
     def _introduced_at(self, doc: Doc, start: int) -> tuple[int, int]:
         """The noun phrase from ``start``, without its article and generic words (``a novel``)."""
         while start < len(doc) and (doc[start].lower_ in self.vocab.generic_modifiers
-                                    or doc[start].tag_ in ("DT", "PRP$")):
+                                    or doc[start].tag_ in ("DT", "PRP$") or doc[start].text in _OPENING_QUOTES):
             start += 1
         end = start
         while end < len(doc) and end - start <= self.max_phrase_tokens and self._in_introduced(doc, end):

@@ -87,6 +87,25 @@ class PhraseCandidates:
                 if phrase is not None:
                     yield phrase
 
+    def _noun_phrases(self, doc: Doc, min_tokens: int = 1):
+        """Every maximal noun phrase of content words (``catastrophic forgetting``, ``length
+        generalization``), untyped: tasks and metrics are written with heads no word list
+        foresees; the learned choice and decision say which are names, and of which type."""
+        for token in doc:
+            if token.pos_ != "NOUN" or token.is_stop or len(token.text) < 3 or self._modifies_next(doc, token.i):
+                continue
+            if token.i + 1 < len(doc) and doc[token.i + 1].text == "-" and doc[token.i + 1].whitespace_ == "":
+                continue  # inside a hyphenated compound: its end is the head
+            start = token.i
+            while start > 0 and token.i - start + 1 < self.max_phrase_tokens and self._is_modifier(doc[start - 1]):
+                start -= 1
+            while start < token.i and doc[start].text == "-":
+                start += 1
+            start = self._whole_compound(doc, start, token.i)
+            span = doc[start:token.i + 1]
+            if len(span) >= min_tokens and not self._is_kind_only(span) and name_key(span.text) not in self.vocab.generic_terms:
+                yield Candidate(start, token.i + 1, None, PRIORITY_PHRASE - 0.5, source="np")
+
     def _is_head_word(self, doc: Doc, token: Token) -> bool:
         """A word ending a method phrase: a specific method head, or *model(s)* after a modifying noun."""
         word = token.lower_
