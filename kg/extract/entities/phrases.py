@@ -87,10 +87,11 @@ class PhraseCandidates:
                 if phrase is not None:
                     yield phrase
 
-    def _noun_phrases(self, doc: Doc, min_tokens: int = 1):
+    def _noun_phrases(self, doc: Doc):
         """Every maximal noun phrase of content words (``catastrophic forgetting``, ``length
         generalization``), untyped: tasks and metrics are written with heads no word list
-        foresees; the learned choice and decision say which are names, and of which type."""
+        foresees. They only fill what no chosen name covers; the learned decision says which
+        are names, and of which type."""
         for token in doc:
             if token.pos_ != "NOUN" or token.is_stop or len(token.text) < 3 or self._modifies_next(doc, token.i):
                 continue
@@ -103,7 +104,7 @@ class PhraseCandidates:
                 start += 1
             start = self._whole_compound(doc, start, token.i)
             span = doc[start:token.i + 1]
-            if len(span) >= min_tokens and not self._is_kind_only(span) and name_key(span.text) not in self.vocab.generic_terms:
+            if not self._is_kind_only(span) and name_key(span.text) not in self.vocab.generic_terms:
                 yield Candidate(start, token.i + 1, None, PRIORITY_PHRASE - 0.5, source="np")
 
     def _is_head_word(self, doc: Doc, token: Token) -> bool:
