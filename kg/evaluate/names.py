@@ -22,7 +22,7 @@ Examples
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import PurePath
 
@@ -125,6 +125,44 @@ def _relation_counts(gold_paper: dict, pred_paper: dict, pairs) -> tuple[int, in
             untyped_left.remove((s, o))
             untyped += 1
     return typed, untyped, len(preds), len(gold_rels)
+
+
+def relation_losses(gold: Iterable[dict], predicted: Iterable[dict]) -> Counter:
+    """Where each gold relation is lost: ``right``; ``another predicate``; ``missed`` with both
+    entities found; or an entity not found (``subject missing``, ``object missing``, ``both
+    missing``). A relation cannot be found before its two entities are.
+
+    >>> gold = [{"id": "p", "entities": [{"name": "Zorb", "type": "Method"},
+    ...     {"name": "Plink", "type": "Dataset"}, {"name": "parsing", "type": "Task"}],
+    ...     "relations": [{"subject": "Zorb", "predicate": "evaluated_on", "object": "Plink"},
+    ...                   {"subject": "Zorb", "predicate": "applied_to", "object": "parsing"}]}]
+    >>> pred = [{"id": "p", "entities": [{"id": "a", "name": "Zorb", "type": "Method"},
+    ...     {"id": "b", "name": "Plink", "type": "Dataset"}],
+    ...     "relations": [{"subject": "a", "predicate": "uses", "object": "b"}]}]
+    >>> sorted(relation_losses(gold, pred).items())
+    [('another predicate', 1), ('object missing', 1)]
+    """
+    losses: Counter = Counter()
+    for _key, gold_paper, pred_paper in _paired_papers(gold, predicted):
+        golds = gold_paper["entities"]
+        pairs, _ = _match(golds, pred_paper["entities"])
+        index = {id(g): i for i, g in enumerate(golds)}
+        by_name = {name_key(n): i for i, g in reversed(list(enumerate(golds))) for n in (g["name"], *g.get("aliases", ()))}
+        matched = {p.get("id", id(p)): index[id(g)] for p, g in pairs if g is not None}
+        found = set(matched.values())
+        predicted_pairs: dict[tuple, set[str]] = defaultdict(set)
+        for r in pred_paper.get("relations", ()):
+            predicted_pairs[(matched.get(r["subject"]), matched.get(r["object"]))].add(r["predicate"])
+        for r in gold_paper.get("relations", ()):
+            s, o = by_name.get(name_key(r["subject"])), by_name.get(name_key(r["object"]))
+            if s not in found or o not in found:
+                losses["both missing" if s not in found and o not in found else
+                       "subject missing" if s not in found else "object missing"] += 1
+            elif (s, o) not in predicted_pairs:
+                losses["missed"] += 1
+            else:
+                losses["right" if r["predicate"] in predicted_pairs[(s, o)] else "another predicate"] += 1
+    return losses
 
 
 def score_names(gold: Iterable[dict], predicted: Iterable[dict]) -> dict:
