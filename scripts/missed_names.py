@@ -28,7 +28,7 @@ KEPT = "kept by the decision, lost after it"
 def lost_where(doc, recogniser, start: int, end: int) -> str:
     """The stage at which the name at token extent ``start:end`` of ``doc`` (run up to
     ``kg_entities``) is lost."""
-    from kg.extract.entities import candidate_groups, entity_features
+    from kg.extract.entities import candidate_groups
     from kg.ids import name_key
 
     chosen, learned = recogniser.choose(doc)  # with the noun phrases that fill its gaps
@@ -40,8 +40,8 @@ def lost_where(doc, recogniser, start: int, end: int) -> str:
     groups = candidate_groups(doc, chosen)
     group = groups[name_key(doc[start:end].text)]
     learned_at = {(c.start, c.end): c.label for c in learned}
-    p = recogniser.decider.probabilities(entity_features(doc, group, learned_at, recogniser.vocab, set(groups)))
-    return DROPPED if p[recogniser.decider.classes.index("none")] >= recogniser.threshold else KEPT
+    _, dropped = recogniser.verdict(doc, group, learned_at, set(groups))
+    return DROPPED if dropped else KEPT
 
 
 def main() -> None:

@@ -174,10 +174,10 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         groups = candidate_groups(doc, chosen)
         doubt = doc.user_data.setdefault(DOUBT, {})
         for group in groups.values():
-            p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, set(groups)))
+            p, dropped = self.verdict(doc, group, learned_at, set(groups))
+            if dropped:
+                continue
             none = self.decider.classes.index("none")
-            if p[none] >= self.threshold and not any(c.coined for c in group) and not self._agreed(group, learned_at):
-                continue  # a word coined where the paper names something stays, whatever the decision
             for c in group:
                 doubt[(c.start, c.end)] = float(p[none])
             p[none] = -1.0
@@ -186,6 +186,15 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
                 c.label = label
             kept += group
         return sorted(kept, key=lambda c: c.start)
+
+    def verdict(self, doc: Doc, group: list[Candidate], learned_at: dict[tuple[int, int], str | None],
+                names: set[str]):
+        """The decision's class probabilities for one name's candidates, and whether it drops the
+        name (``names``: the name keys of every chosen candidate of the text)."""
+        p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, names))
+        dropped = p[self.decider.classes.index("none")] >= self.threshold
+        # a word coined where the paper names something stays, whatever the decision
+        return p, dropped and not any(c.coined for c in group) and not self._agreed(group, learned_at)
 
     def _agreed(self, group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> bool:
         """Two independent readings agree: a catalogue entry the recogniser finds with the same extent
