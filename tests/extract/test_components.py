@@ -365,6 +365,14 @@ def test_an_acronym_glued_to_a_dash_stands_alone(nlp):
     assert any(doc.text[s:e] == "DLPAX" for s, e, *_ in doc._.kg_abbreviations)
 
 
+@pytest.mark.parametrize("name", ["Plorvex-27M", "QZV10K", "Trandel-4T"])
+def test_a_count_unit_the_tokenizer_splits_off_stays_in_the_name(nlp, name):
+    doc = nlp(f"We collect a corpus, {name}, with 12M pairs.")
+    assert name not in [t.text for t in doc]  # spaCy splits the unit off the digits
+    assert any(text == name for text, _ in chosen(nlp, doc.text))
+    assert "12M" not in [text for text, _ in chosen(nlp, doc.text)]
+
+
 def test_relations_pair_every_proposed_method_with_later_sentences(nlp):
     from spacy.tokens import Span
 

@@ -10,6 +10,9 @@ from kg.extract.entities.shapes import SIZE, is_name_like
 from kg.extract.lexicons import term_frequency
 
 _NOT_IN_NAMES = set("()[]{}=≠<>|_^√")  # brackets, and formulas: "VDS≠0", "UO2|U", "V_T", "R^n"
+#: The units spaCy's English suffix rules split off digits (``10M``: ``10``, ``M``): in
+#: ``VAST-27M`` or ``ADE20K`` they are part of a name.
+_COUNT_UNITS = frozenset({"K", "M", "G", "T"})
 #: The two words before a name the paper introduces (``our proposed X``); proposals read them too.
 OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
 
@@ -142,15 +145,21 @@ class NameCandidates:
         return end
 
     def _glued_run(self, doc: Doc, i: int) -> tuple[int, int]:
-        """Tokens written without spaces and joined by hyphens: ``GNN-Diff``, ``LLM-as-a-Judge``."""
+        """Tokens written without spaces and joined by hyphens: ``GNN-Diff``, ``LLM-as-a-Judge``;
+        and a count's unit the tokenizer splits off a name's digits (``MARIO-10`` ``M``, ``USIS10`` ``K``)."""
         texts, spaces, n = self._texts, self._spaces, len(self._texts)
+
+        def continues(end: int) -> bool:
+            if spaces[end - 1] != "":
+                return False
+            if texts[end] == "-":
+                return end + 1 < n and spaces[end] == ""
+            if texts[end - 1] == "-":
+                return True
+            return texts[end] in _COUNT_UNITS and texts[end - 1][-1:].isdigit() and texts[i][:1].isalpha()
+
         end = i + 1
-        while (
-            end < n
-            and spaces[end - 1] == ""
-            and (texts[end] == "-" or texts[end - 1] == "-")
-            and (texts[end] != "-" or (end + 1 < n and spaces[end] == ""))
-        ):
+        while end < n and continues(end):
             end += 1
         return i, end
 
