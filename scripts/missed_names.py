@@ -1,10 +1,11 @@
 """Where the names kg misses are lost: no rule or recogniser offered them, an overlapping
 name won the choice, or the learned decision dropped them.
 
-For each gold name that ``kg build`` missed and that the abstract writes as it is, the
-abstract is run through the pipeline up to ``kg_entities`` and the name's extent is looked
-up among the candidates, the chosen names and the decision's verdict. It says which stage
-to work on: a better decision cannot keep what no rule offers. ::
+For each gold name that ``kg build`` missed and that the abstract writes as it is (the name
+or one of its aliases, in any case), the abstract is run through the pipeline up to
+``kg_entities`` and the name's extent is looked up among the candidates, the chosen names and
+the decision's verdict. It says which stage to work on: a better decision cannot keep what
+no rule offers. ::
 
     python scripts/openreview_sample.py GOLD -o abstracts.jsonl
     kg build abstracts.jsonl -o build --no-cache
@@ -44,6 +45,17 @@ def lost_where(doc, recogniser, start: int, end: int) -> str:
     return DROPPED if dropped else KEPT
 
 
+def _written(doc, forms: list[str]):
+    """The first place the abstract writes one of a gold name's forms (its name, then its
+    aliases), ignoring case; None when it writes none of them."""
+    text = doc.text.lower()
+    for form in forms:
+        at = text.find(form.lower())
+        if at >= 0:
+            return doc.char_span(at, at + len(form), alignment_mode="expand")
+    return None
+
+
 def main() -> None:
     from kg.evaluate.names import name_errors, relation_losses
     from kg.extract.pipeline import load_pipeline
@@ -74,9 +86,9 @@ def main() -> None:
     stages: Counter = Counter()
     examples: dict[str, list[str]] = {}
     for doc, record in annotated_docs(nlp, [args.gold], [args.abstracts], until="kg_entities"):
+        aliases = {e["name"]: e.get("aliases", []) for e in record["entities"]}
         for name in missed.get(record["id"], ()):
-            at = doc.text.lower().find(name.lower())
-            span = doc.char_span(at, at + len(name), alignment_mode="expand") if at >= 0 else None
+            span = _written(doc, [name, *aliases.get(name, ())])
             stage = "not written as it is" if span is None else lost_where(doc, recogniser, span.start, span.end)
             stages[stage] += 1
             examples.setdefault(stage, []).append(name)

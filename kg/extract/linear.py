@@ -57,15 +57,22 @@ class LinearModel:
         return self.classes[best], float(p[best])
 
     def save(self, path: str | Path) -> None:
-        """Weights in half precision: the package's models take half the space (the wheel stays
-        under 10 MB) and the dev build's records come out byte for byte the same."""
+        """Weights in half precision and feature names as UTF-8 lines: the package's models take
+        half the space (the wheel stays under 10 MB) and the dev build's records come out byte
+        for byte the same."""
+        names = numpy.frombuffer("\n".join(self.features).encode("utf-8"), dtype=numpy.uint8)
         numpy.savez_compressed(
-            path, classes=numpy.array(self.classes), features=numpy.array(self.features),
+            path, classes=numpy.array(self.classes), features=names,
             weights=self.weights.astype(numpy.float16), bias=self.bias.astype(numpy.float32),
         )
 
     @classmethod
     def load(cls, path: str | Path) -> LinearModel:
         with numpy.load(path, allow_pickle=False) as data:
-            return cls([str(c) for c in data["classes"]], [str(f) for f in data["features"]],
+            names = data["features"]
+            if names.dtype == numpy.uint8:  # UTF-8 lines; older models hold an array of strings
+                features = names.tobytes().decode("utf-8").split("\n") if names.size else []
+            else:
+                features = [str(f) for f in names]
+            return cls([str(c) for c in data["classes"]], features,
                        data["weights"].astype(numpy.float64), data["bias"].astype(numpy.float64))

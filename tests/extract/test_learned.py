@@ -78,6 +78,18 @@ def test_linear_model_round_trips_and_ignores_unknown_features(tmp_path):
     assert again.probability(["a"], "uses") > again.probability([], "uses")
 
 
+def test_a_model_saved_with_its_feature_names_as_an_array_of_strings_still_loads(tmp_path):
+    path = tmp_path / "old.npz"
+    numpy.savez_compressed(path, classes=numpy.array(["none", "uses"]), features=numpy.array(["w=using", "ß=ü"]),
+                           weights=numpy.array([[0.0, 2.0], [0.0, -1.0]]), bias=numpy.zeros(2))
+    old = LinearModel.load(path)
+    assert old.features == ["w=using", "ß=ü"]
+    old.save(tmp_path / "new.npz")
+    again = LinearModel.load(tmp_path / "new.npz")
+    assert again.features == old.features and again.predict(["w=using"])[0] == "uses"
+    assert numpy.load(tmp_path / "new.npz")["features"].dtype == numpy.uint8  # UTF-8 lines, half the size
+
+
 def test_shipped_models_are_small_data_files():
     from kg.extract.models import MODELS_DIR
 
