@@ -96,18 +96,23 @@ def _pairs_by_paper(gold: Iterable[dict], predicted: Iterable[dict]):
         yield key, paper["entities"], *_match(paper["entities"], pred["entities"])
 
 
-def _relation_counts(gold_paper: dict, pred_paper: dict, pairs) -> tuple[int, int, int, int]:
-    """(typed tp, untyped tp, predicted, gold) for one paper's relations."""
+def _relation_ends(gold_paper: dict, pairs) -> tuple[list[tuple], dict]:
+    """One paper's gold relations as (subject, predicate, object) indices of its gold entities
+    (None for a name no gold entity has), and predicted entity ids -> the gold entity they match."""
     gold_index = {id(g): i for i, g in enumerate(gold_paper["entities"])}
     by_name = {}
     for i, g in enumerate(gold_paper["entities"]):
         for name in (g["name"], *g.get("aliases", ())):
             by_name.setdefault(name_key(name), i)
-    gold_rels = []
-    for r in gold_paper.get("relations", ()):
-        s, o = by_name.get(name_key(r["subject"])), by_name.get(name_key(r["object"]))
-        gold_rels.append((s, r["predicate"], o))
+    gold_rels = [(by_name.get(name_key(r["subject"])), r["predicate"], by_name.get(name_key(r["object"])))
+                 for r in gold_paper.get("relations", ())]
     matched = {p.get("id", id(p)): gold_index[id(g)] for p, g in pairs if g is not None}
+    return gold_rels, matched
+
+
+def _relation_counts(gold_paper: dict, pred_paper: dict, pairs) -> tuple[int, int, int, int]:
+    """(typed tp, untyped tp, predicted, gold) for one paper's relations."""
+    gold_rels, matched = _relation_ends(gold_paper, pairs)
     # An entity that matches no gold one stays itself, so that relations between unmatched
     # entities count one each as predictions, not one for all.
     preds = {(matched.get(r["subject"], ("unmatched", r["subject"])), r["predicate"],
@@ -144,24 +149,20 @@ def relation_losses(gold: Iterable[dict], predicted: Iterable[dict]) -> Counter:
     """
     losses: Counter = Counter()
     for _key, gold_paper, pred_paper in _paired_papers(gold, predicted):
-        golds = gold_paper["entities"]
-        pairs, _ = _match(golds, pred_paper["entities"])
-        index = {id(g): i for i, g in enumerate(golds)}
-        by_name = {name_key(n): i for i, g in reversed(list(enumerate(golds))) for n in (g["name"], *g.get("aliases", ()))}
-        matched = {p.get("id", id(p)): index[id(g)] for p, g in pairs if g is not None}
+        pairs, _ = _match(gold_paper["entities"], pred_paper["entities"])
+        gold_rels, matched = _relation_ends(gold_paper, pairs)
         found = set(matched.values())
         predicted_pairs: dict[tuple, set[str]] = defaultdict(set)
         for r in pred_paper.get("relations", ()):
             predicted_pairs[(matched.get(r["subject"]), matched.get(r["object"]))].add(r["predicate"])
-        for r in gold_paper.get("relations", ()):
-            s, o = by_name.get(name_key(r["subject"])), by_name.get(name_key(r["object"]))
+        for s, predicate, o in gold_rels:
             if s not in found or o not in found:
                 losses["both missing" if s not in found and o not in found else
                        "subject missing" if s not in found else "object missing"] += 1
             elif (s, o) not in predicted_pairs:
                 losses["missed"] += 1
             else:
-                losses["right" if r["predicate"] in predicted_pairs[(s, o)] else "another predicate"] += 1
+                losses["right" if predicate in predicted_pairs[(s, o)] else "another predicate"] += 1
     return losses
 
 

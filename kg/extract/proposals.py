@@ -116,9 +116,10 @@ class ProposalFinder:
         starts = [sent.start for sent in doc.sents]
         by_pattern = {name_key(entities[i].text) for i in reasons}
         for indices in _by_name(entities).values():
+            nameable = self._nameable(entities[indices[0]])
             features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern,
-                                         nameable=self._nameable(entities[indices[0]]))
-            threshold = self.threshold if self._nameable(entities[indices[0]]) else self.phrase_threshold
+                                         nameable=nameable)
+            threshold = self.threshold if nameable else self.phrase_threshold
             if self.classifier.probability(features, "proposed") >= threshold:
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
