@@ -151,17 +151,40 @@ def _prominence(doc: Doc, span: Span, proposed: list[Span]) -> int:
 
 def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterator[tuple[Span, Span, Span, bool]]:
     """(subject, object, sentence, virtual) for every pair worth a decision; ``virtual``:
-    the subject is a proposal (``mains``), named elsewhere in the abstract."""
+    the subject is named elsewhere in the abstract: a proposal (``mains``), or a name that
+    is a variant of the object (``robust MDP`` of ``MDP``, ``FedRo-L`` of ``FedRo``), which
+    relates to it wherever the two are written."""
+    variants = _variant_subjects(entities)
     for sent, inside in spans_by_sentence(doc, entities):
+        here = {e.text.lower() for e in inside}
         for a in inside:
             for b in inside:
                 if a is not b and a.text.lower() != b.text.lower() and _fits(a.label_, b.label_):
                     yield a, b, sent, False
         for main in mains:
-            if not any(e.text.lower() == main.text.lower() for e in inside):
+            if main.text.lower() not in here:
                 for b in inside:
                     if _fits(main.label_, b.label_) and b.text.lower() not in {m.text.lower() for m in mains}:
                         yield main, b, sent, True
+        for b in inside:
+            for a in variants.get(b.text.lower(), ()):
+                if a.text.lower() not in here and all(a.text.lower() != m.text.lower() for m in mains):
+                    yield a, b, sent, True
+
+
+def _variant_subjects(entities: list[Span]) -> dict[str, list[Span]]:
+    """Object name (lower case) -> the first mention of each Method or Model name that is a
+    variant of it (:func:`_variant_features`)."""
+    first: dict[str, Span] = {}
+    for span in entities:
+        if span.label_ in _ACTORS:
+            first.setdefault(span.text.lower(), span)
+    found: dict[str, list[Span]] = {}
+    for a in first.values():
+        for b in first.values():
+            if a is not b and _is_variant(name_key(a.text), name_key(b.text)):
+                found.setdefault(b.text.lower(), []).append(a)
+    return found
 
 
 def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool,
@@ -263,13 +286,18 @@ def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], t
 
 
 def _variant_features(a: Span, b: Span, types: str) -> list[str]:
-    """One name a variant of the other: ``RGIB-SSL`` of ``RGIB``, ``TE-TNP`` of ``TNP``."""
+    """One name a variant of the other: ``RGIB-SSL`` of ``RGIB``, ``TE-TNP`` of ``TNP``, and,
+    name keys joining words by hyphens, ``robust MDP`` of ``MDP``."""
     key_a, key_b = name_key(a.text), name_key(b.text)
-    if key_a.startswith(key_b + "-") or key_a.endswith("-" + key_b):
+    if _is_variant(key_a, key_b):
         return [f"a_variant_of_b|{types}"]
-    if key_b.startswith(key_a + "-") or key_b.endswith("-" + key_a):
+    if _is_variant(key_b, key_a):
         return [f"b_variant_of_a|{types}"]
     return []
+
+
+def _is_variant(key: str, of: str) -> bool:
+    return key.startswith(of + "-") or key.endswith("-" + of)
 
 
 @Language.factory(

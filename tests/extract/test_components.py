@@ -491,3 +491,20 @@ def test_the_entity_decision_tells_later_decisions_its_doubt(nlp):
     assert "doubt=high" in proposal_features(made, [zorblat, plinko], [1], {}, default_vocabulary())
     del made.user_data[DOUBT]
     assert not any("doubt" in f for f in pair_features(made, zorblat, plinko, made[:], False, set()))
+
+
+def test_a_variant_of_a_name_is_a_relation_candidate_wherever_the_two_are_written(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import pair_candidates, pair_features
+
+    doc = nlp.make_doc("We study quorbic descent. Sparse quorbic descent converges on Plonk-Bench.")
+    doc[5].is_sent_start = True
+    base, kind, bench = (Span(doc, 2, 4, label="Method"), Span(doc, 5, 8, label="Method"),
+                         Span(doc, 10, 13, label="Dataset"))
+    assert [s.text for s in (base, kind, bench)] == ["quorbic descent", "Sparse quorbic descent", "Plonk-Bench"]
+    candidates = {(a.text, b.text, virtual) for a, b, _, virtual in pair_candidates(doc, [base, kind, bench], [])}
+    assert ("Sparse quorbic descent", "quorbic descent", True) in candidates  # two sentences apart
+    assert ("quorbic descent", "Sparse quorbic descent", True) not in candidates  # the kind is the subject
+    assert ("quorbic descent", "Plonk-Bench", True) not in candidates  # not a variant of each other
+    assert "a_variant_of_b|Method>Method" in pair_features(doc, kind, base, doc[:5], True, set())
