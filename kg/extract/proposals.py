@@ -36,7 +36,7 @@ if not Doc.has_extension("kg_title"):
     Doc.set_extension("kg_title", default="")
 
 _SUBJECTS = {"we", "paper", "work", "study", "article", "i"}
-_APPOSITION_ARTICLES = {"a", "an", "the"}
+_APPOSITION_ARTICLES = {"a", "an", "the", "our"}
 _WE = {"we", "our", "this"}
 _PRETRAINED = {"language", "foundation", "pretrained", "pre-trained", "vision-language", "multimodal"}
 
@@ -171,6 +171,11 @@ class ProposalFinder:
         if has_subject and self._object_of_proposing_verb(doc, before, ent, entities):
             return description or self._described_by_preceding(doc, ent), "verb"
         if lowers[-2:] in OUR_NEW:
+            return description, "our"
+        head = _our_head(doc, before, ent)
+        if head is not None and (kind := self._generic_type(head)):
+            return kind, "our"
+        if description and doc[ent.end + 1].lower_ == "our":  # X, our new method for ...
             return description, "our"
         if description and (ent.start == sent.start or lowers[-1:] == ["("]) and has_subject:
             return description, "apposition"
@@ -308,6 +313,23 @@ def _bucket(n: int, edges: tuple[int, ...]) -> str:
         if n <= edge:
             return str(edge)
     return f">{edges[-1]}"
+
+
+def _our_head(doc: Doc, before: Span, ent: Span) -> Span | None:
+    """``our method, Bloop, converges``, ``Our second technique (DP-Mix)``: the words between
+    *our* and the comma or bracket that open an apposition naming what the paper calls its own.
+    A comma opens one only when another closes it (``Unlike our method, X needs`` names no
+    proposal)."""
+    if len(before) < 3 or before[-1].text not in (",", "(", "—", "–"):
+        return None
+    closed = ent.end < len(doc) and doc[ent.end].text in (",", ")", "—", "–")
+    if before[-1].text != "(" and not closed:
+        return None
+    for k in range(len(before) - 2, max(-1, len(before) - 6), -1):
+        if before[k].lower_ == "our":
+            head = before[k + 1 : len(before) - 1]
+            return head if len(head) and not any(t.is_punct or t.pos_ in ("VERB", "AUX") for t in head) else None
+    return None
 
 
 def proposal_features(doc: Doc, entities: list[Span], indices: list[int], reasons: dict[int, str],

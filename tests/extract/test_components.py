@@ -44,6 +44,9 @@ def proposed(doc):
         ("This work introduces a graph-conditioned latent diffusion framework (Glim-Diff) to generate networks.", "Glim-Diff"),
         ("Plonkify is a versatile audio synthesis model capable of following instructions.", "Plonkify"),
         ("We introduce **Q**uick **R**etrieval **A**gent (QRA), which retrieves documents.", "QRA"),
+        ("We show that our method, Plinkrow, converges faster than gradient surgery.", "Plinkrow"),
+        ("Our second algorithm (ZQV-Mix) adds noise to the gradients.", "ZQV-Mix"),
+        ("Experiments show that VorPlex, our sampling framework for molecules, is fast.", "VorPlex"),
     ],
 )
 def test_proposals_are_found_by_syntax(nlp, text, name):
@@ -59,6 +62,7 @@ def test_proposals_are_found_by_syntax(nlp, text, name):
     [
         ("Our method outperforms QuibbleNet on three benchmarks.", "QuibbleNet"),
         ("Prior work such as ZORVAK relies on manual setup.", "ZORVAK"),
+        ("Unlike our method, QuibbleNet needs labels.", "QuibbleNet"),
         ("We introduce Plimbench, a benchmark designed to evaluate the abilities of QLMs in planning.", "QLMs"),
     ],
 )
