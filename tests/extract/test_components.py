@@ -92,6 +92,7 @@ def test_proposed_type_comes_from_the_description(nlp):
         ("We report the semantic accuracy and the blorp coherence metric.", {("semantic accuracy", "Metric"), ("blorp coherence", "Metric")}),
         ("It reaches much higher accuracy with noticeable latency.", {("accuracy", "Metric"), ("latency", "Metric")}),
         ("It beats AR models on the MNIST image classification benchmark.", {("MNIST", "Dataset"), ("image classification", "Task")}),
+        ("We evaluate on the Zorb-Plinks Extended benchmark.", {("Zorb-Plinks Extended", "Dataset")}),
     ],
 )
 def test_entities_and_types(nlp, text, expected):

@@ -44,6 +44,8 @@ class NameCandidates:
                     start = end - 1
                     while start > 0 and named(doc[start - 1]) and doc[start - 1].whitespace_:
                         start -= 1  # Long Range Arena, Safety Gym
+                    while start > 0 and not doc[start - 1].whitespace_ and (doc[start - 1].text == "-" or doc[start].text == "-"):
+                        start -= 1  # Meta-World Kitchen: the whole hyphenated word, not its last part
                     yield Candidate(start, end, "Dataset", PRIORITY_NAME)
                     if start >= 2 and doc[start - 1].lower_ in ("and", "or", ","):
                         end = start - 1
