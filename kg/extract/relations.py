@@ -155,6 +155,7 @@ def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterat
     is a variant of the object (``robust MDP`` of ``MDP``, ``FedRo-L`` of ``FedRo``), which
     relates to it wherever the two are written."""
     variants = _variant_subjects(entities)
+    main_names = {m.text.lower() for m in mains}
     for sent, inside in spans_by_sentence(doc, entities):
         here = {e.text.lower() for e in inside}
         for a in inside:
@@ -164,17 +165,17 @@ def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterat
         for main in mains:
             if main.text.lower() not in here:
                 for b in inside:
-                    if _fits(main.label_, b.label_) and b.text.lower() not in {m.text.lower() for m in mains}:
+                    if _fits(main.label_, b.label_) and b.text.lower() not in main_names:
                         yield main, b, sent, True
         for b in inside:
             for a in variants.get(b.text.lower(), ()):
-                if a.text.lower() not in here and all(a.text.lower() != m.text.lower() for m in mains):
+                if a.text.lower() not in here | main_names:
                     yield a, b, sent, True
 
 
 def _variant_subjects(entities: list[Span]) -> dict[str, list[Span]]:
     """Object name (lower case) -> the first mention of each Method or Model name that is a
-    variant of it (:func:`_variant_features`)."""
+    variant of it (:func:`_is_variant`)."""
     first: dict[str, Span] = {}
     for span in entities:
         if span.label_ in _ACTORS:
