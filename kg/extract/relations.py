@@ -175,7 +175,7 @@ def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterat
 
 def _variant_subjects(entities: list[Span]) -> dict[str, list[Span]]:
     """Object name (lower case) -> the first mention of each Method or Model name that is a
-    variant of it (:func:`_is_variant`)."""
+    variant of it (:func:`_adds_to_name`)."""
     first: dict[str, Span] = {}
     for span in entities:
         if span.label_ in _ACTORS:
@@ -183,7 +183,7 @@ def _variant_subjects(entities: list[Span]) -> dict[str, list[Span]]:
     found: dict[str, list[Span]] = {}
     for a in first.values():
         for b in first.values():
-            if a is not b and _is_variant(name_key(a.text), name_key(b.text)):
+            if a is not b and _adds_to_name(name_key(a.text), name_key(b.text)):
                 found.setdefault(b.text.lower(), []).append(a)
     return found
 
@@ -290,14 +290,22 @@ def _variant_features(a: Span, b: Span, types: str) -> list[str]:
     """One name a variant of the other: ``RGIB-SSL`` of ``RGIB``, ``TE-TNP`` of ``TNP``, and,
     name keys joining words by hyphens, ``robust MDP`` of ``MDP``."""
     key_a, key_b = name_key(a.text), name_key(b.text)
-    if _is_variant(key_a, key_b):
+    if _adds_to_name(key_a, key_b):
         return [f"a_variant_of_b|{types}"]
-    if _is_variant(key_b, key_a):
+    if _adds_to_name(key_b, key_a):
         return [f"b_variant_of_a|{types}"]
     return []
 
 
-def _is_variant(key: str, of: str) -> bool:
+def _adds_to_name(key: str, of: str) -> bool:
+    """The name key ``key`` is ``of`` with words or a hyphenated part added before or after it
+    (``rgib-ssl`` of ``rgib``, ``robust-mdp`` of ``mdp``). Unlike
+    :func:`kg.extract.entities.is_variant` (a name that starts with one of a set of names of
+    three letters or more, then a hyphen), it looks at both ends and sets no minimum length.
+
+    >>> _adds_to_name("robust-mdp", "mdp"), _adds_to_name("mdp", "robust-mdp"), _adds_to_name("mdps", "mdp")
+    (True, False, False)
+    """
     return key.startswith(of + "-") or key.endswith("-" + of)
 
 
