@@ -48,7 +48,20 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
     1
     >>> schwartz_hearst_long_form("MAGE", "an innovative Motif-bAsed GNN Explainer".split())
     2
+    >>> schwartz_hearst_long_form("L2M", "method , Learning - to - Modulate".split())  # 2 for "to"
+    2
     """
+    first = _long_form_start(short, words)
+    if first is None and any(c in "24" for c in short):
+        first = _long_form_start(short, [_DIGIT_WORDS.get(w.lower(), w) for w in words])
+    return first
+
+
+#: Digits that acronyms write for words: ``L2M`` for Learning-to-Modulate, ``G4C`` for Games for Code.
+_DIGIT_WORDS = {"to": "2", "two": "2", "for": "4", "four": "4"}
+
+
+def _long_form_start(short: str, words: list[str]) -> int | None:
     letters = [c.lower() for c in short.rstrip("s") if c.isalnum()] or [short[0].lower()]
     text = " ".join(words).lower()
     s_index = len(letters) - 1
@@ -67,6 +80,17 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
     start_char = text.rfind(" ", 0, l_index + 1) + 1
     first_word = text[:start_char].count(" ")
     return first_word if start_char == 0 or text[start_char - 1] == " " else None
+
+
+def _spelled_inside(short: str, word: str) -> bool:
+    """One word whose capitals and digits are the acronym: ``State2Explanation (S2E)``,
+    ``Cell2Sentence (C2S)``; not ``Zorbnet (ZN)``.
+
+    >>> _spelled_inside("S2E", "State2Explanation"), _spelled_inside("ZN", "Zorbnet")
+    (True, False)
+    """
+    marks = "".join(c for c in word if c.isupper() or c.isdigit())
+    return len(marks) >= 2 and marks.lower() == "".join(c for c in short.rstrip("s") if c.isalnum()).lower()
 
 
 def _acronym_like(word: str, short: str) -> bool:
@@ -239,7 +263,8 @@ class AbbreviationDetector:
             long_span = long_span[:-1]
         if len(long_span) < 1 or long_span.text.lower() == short.lower():
             return None
-        if len([t for t in long_span if t.is_alpha]) < 2 and "-" not in long_span.text:
+        if len([t for t in long_span if t.is_alpha]) < 2 and "-" not in long_span.text and not _spelled_inside(
+                short, long_span.text):
             return None
         return long_span
 

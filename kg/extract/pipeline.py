@@ -33,7 +33,9 @@ from thinc.api import ConfigValidationError
 from kg.extract import (  # noqa: F401  (registrations)
     abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, title_names, tokenizer,
 )
+from kg.extract.abbreviations import is_short_form
 from kg.extract.clean import CleanText, clean_text, find_urls
+from kg.extract.lexicons import catalogue_ids_of
 from kg.extract.title_names import TITLE
 from kg.extract.cleaner import MAX_ABSTRACT_CHARS
 from kg.ids import name_key, singular_name
@@ -336,6 +338,14 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
             continue  # nor is a catalogue entry inside it: "High-Resolution Salient Object Detection (HRSOD)"
         long_forms.add((spans[long].start_char, spans[long].end_char))
         parent[find(short)] = find(long)
+    for short, long in _initialisms(spans, find, long_forms):
+        root = find(long)
+        long_forms.update((s.start_char, s.end_char) for j, s in enumerate(spans) if find(j) == root)
+        parent[find(short)] = root
+    for written, expanded in _with_acronyms_expanded(doc, spans, find, long_forms):
+        root = find(expanded)
+        long_forms.update((s.start_char, s.end_char) for j, s in enumerate(spans) if find(j) == root)
+        parent[find(written)] = root
     members: dict[int, list[Span]] = {}
     for i, span in enumerate(spans):
         members.setdefault(find(i), []).append(span)
@@ -345,6 +355,80 @@ def _group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tupl
         group_long = {(s.start_char, s.end_char) for s in group} & long_forms
         groups.append((group, group_long))
     return groups
+
+
+_INITIALS_GLUE = frozenset("a an the of and for to in on with via by from".split())
+
+
+def _initials(name: str) -> str:
+    """The first letters of a name's words, glue words left out: ``rl`` for reinforcement learning.
+
+    >>> _initials("stochastic gradient descent"), _initials("Learning-to-Rank"), _initials("GPT-4")
+    ('sgd', 'lr', 'g4')
+    """
+    return "".join(w[0] for w in re.split(r"[\s\-/]+", name.lower()) if w and w not in _INITIALS_GLUE)
+
+
+def _initialisms(spans: list[Span], find, long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(acronym, long form) span indices for an acronym the abstract uses without defining it and
+    the one name of the abstract whose words' initials spell it: ``RL`` and ``reinforcement
+    learning`` are one entity, as a definition would make them. Two such names: none."""
+    names = [display_name(s.text) for s in spans]
+    linked = {find(i) for i, s in enumerate(spans) if (s.start_char, s.end_char) in long_forms}
+    long_by_initials: dict[str, set[int]] = {}
+    for i, name in enumerate(names):
+        if (" " in name or "-" in name) and not is_short_form(name):
+            long_by_initials.setdefault(_initials(name), set()).add(find(i))
+    found = []
+    for i, name in enumerate(names):
+        letters = name[:-1] if name.endswith("s") and name[:-1].isupper() else name
+        if not (is_short_form(letters) and letters.isupper() and letters.isalpha()) or find(i) in linked:
+            continue
+        roots = long_by_initials.get(letters.lower(), set())
+        if len(roots) == 1:
+            long = next(j for j in range(len(spans)) if find(j) in roots)
+            if _same_catalogue_entry(spans, find, i, long):
+                found.append((i, long))
+                linked.add(find(i))
+    return found
+
+
+def _same_catalogue_entry(spans: list[Span], find, i: int, j: int) -> bool:
+    """The names of spans ``i`` and ``j`` are the same catalogue entry or neither is one, by the
+    catalogue ids of their groups' spans and by their names: a catalogued name (``SAM``, the
+    segmentation model; the task ``offline RL``) never joins another name by its letters."""
+    ids = [{s.kb_id_ for k, s in enumerate(spans) if s.kb_id_ and find(k) == find(x)} for x in (i, j)]
+    named = [catalogue_ids_of(display_name(spans[x].text)) for x in (i, j)]
+    return ids[0] == ids[1] and named[0] == named[1]
+
+
+def _with_acronyms_expanded(doc: Doc, spans: list[Span], find, long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(name, same name written out) span indices: ``safe RL`` and ``safe reinforcement learning``
+    are one entity where ``RL`` is the acronym of ``reinforcement learning`` (a definition of the
+    text, or an acronym joined to its long form)."""
+    names = [display_name(s.text) for s in spans]
+    groups: dict[int, list[int]] = {}
+    for i in range(len(spans)):
+        groups.setdefault(find(i), []).append(i)
+    text = doc.text
+    expansions = {display_name(text[a:b]): display_name(text[c:d]) for a, b, c, d in doc._.kg_abbreviations}
+    for members in groups.values():
+        longs = [names[i] for i in members if (spans[i].start_char, spans[i].end_char) in long_forms]
+        for i in members:
+            if longs and " " not in names[i] and is_short_form(names[i]) and names[i] not in longs:
+                expansions.setdefault(names[i], longs[0])
+    if not expansions:
+        return []
+    by_key = {name_key(name): i for i, name in enumerate(names)}
+    found = []
+    for i, name in enumerate(names):
+        words = name.split(" ")
+        expanded = " ".join(expansions.get(word, word) for word in words)
+        if len(words) > 1 and expanded != name:
+            j = by_key.get(name_key(expanded))
+            if j is not None and find(j) != find(i) and _same_catalogue_entry(spans, find, i, j):
+                found.append((i, j))
+    return found
 
 
 def _words_beside(text: str, span: Span, start: int, end: int) -> bool:

@@ -30,6 +30,11 @@ def definitions(nlp, raw):
         (r"we present DAWN (\textbf{D}ynamic frame \textbf{A}vatar \textbf{W}ith \textbf{N}on-autoregressive diffusion), a", "DAWN", "Dynamic frame Avatar With Non-autoregressive diffusion"),
         ("we introduce *TRON*, a **t**wo-step framework for **r**isk c**o**ntrol and assessme**n**t, applicable", "TRON", "two-step framework for risk control and assessment"),
         ("the Massive Text Embedding Benchmark (MTEB) and", "MTEB", "Massive Text Embedding Benchmark"),
+        # one word whose capitals and digits spell the acronym
+        ("a unified framework, Zorb2Quibble (Z2Q), that", "Z2Q", "Zorb2Quibble"),
+        # 2 for "to", 4 for "for"
+        ("a novel method, Learning-to-Zorble (L2Z), that", "L2Z", "Learning-to-Zorble"),
+        ("we present Quibbles for Plonks (Q4P), a", "Q4P", "Quibbles for Plonks"),
     ],
 )
 def test_definitions_are_found(detector_nlp, raw, short, long):
@@ -38,7 +43,8 @@ def test_definitions_are_found(detector_nlp, raw, short, long):
 
 @pytest.mark.parametrize(
     "raw",
-    ["results improve (see Table 1) a lot.", "we use two steps (i) and (ii).", "accuracy (95%) is high."],
+    ["results improve (see Table 1) a lot.", "we use two steps (i) and (ii).", "accuracy (95%) is high.",
+     "we train Zorbnet (ZQ) on data."],  # one word whose capitals do not spell it
 )
 def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
     assert definitions(detector_nlp, raw) == []

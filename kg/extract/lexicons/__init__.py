@@ -23,8 +23,8 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["LABELS", "catalogue_entry", "catalogue_path", "load_catalogue_names", "names_path", "patterns",
-           "term_frequency", "term_key"]
+__all__ = ["LABELS", "catalogue_entry", "catalogue_ids_of", "catalogue_path", "load_catalogue_names", "names_path",
+           "patterns", "term_frequency", "term_key"]
 
 LABELS = ("Dataset", "Metric", "Task", "Model")
 _PATTERNS = "catalogue.jsonl"
@@ -56,6 +56,25 @@ def _read_jsonl(name: str) -> Iterator[dict]:
 @lru_cache(maxsize=1)
 def _names() -> dict[str, dict]:
     return {entry["id"]: entry for entry in _read_jsonl(_NAMES)}
+
+
+def catalogue_ids_of(name: str) -> frozenset[str]:
+    """The catalogue entries ``name`` names or aliases, by name key (``offline RL`` ->
+    ``pwc:task:offline-rl``); empty for a name no catalogue knows."""
+    from kg.ids import name_key
+
+    return _catalogue_ids().get(name_key(name), frozenset())
+
+
+@lru_cache(maxsize=1)
+def _catalogue_ids() -> dict[str, frozenset[str]]:
+    from kg.ids import name_key
+
+    ids: dict[str, set[str]] = {}
+    for cid, entry in _names().items():
+        for name in (entry["name"], *entry["aliases"]):
+            ids.setdefault(name_key(name), set()).add(cid)
+    return {key: frozenset(found) for key, found in ids.items()}
 
 
 def load_catalogue_names() -> dict[str, dict]:
