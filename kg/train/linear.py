@@ -22,7 +22,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.entities.context_types import KIND_ENDINGS
 from kg.extract.linear import LinearModel
-from kg.extract.pipeline import display_name
+from kg.extract.mentions import display_name
 from kg.extract.proposals import _by_name, proposal_features
 from kg.extract.relations import pair_candidates, pair_features, relation_subjects
 from kg.extract.vocabulary import default_vocabulary

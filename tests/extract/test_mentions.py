@@ -1,9 +1,9 @@
-"""How ``kg.extract.pipeline`` groups the spans of one entity: an acronym joins its long form."""
+"""How ``kg.extract.mentions`` groups the spans of one entity: an acronym joins its long form."""
 
 import pytest
 from spacy.tokens import Span
 
-from kg.extract.pipeline import _group_spans
+from kg.extract.mentions import group_spans
 
 
 def span(doc, text, label, kb_id=""):
@@ -34,7 +34,7 @@ def test_an_acronym_joins_the_entity_that_is_its_long_form(nlp, text, name, kb_i
     assert doc._.kg_abbreviations, "the text defines an acronym"
     acronym = text[text.index("(") + 1:text.index(")")]
     spans = [span(doc, name, "Task", kb_id), span(doc, acronym, "Task")]
-    groups = [{s.text for s in group} for group, _ in _group_spans(doc, spans)]
+    groups = [{s.text for s in group} for group, _ in group_spans(doc, spans)]
     assert ({name, acronym} in groups) is joined
 
 
@@ -55,11 +55,11 @@ def test_an_undefined_acronym_joins_the_one_name_it_spells(nlp, text, names, joi
     doc = nlp(text)
     assert not doc._.kg_abbreviations, "the text defines no acronym"
     spans = [span(doc, name, "Method") for name in names]
-    groups = [{s.text for s in group} for group, _ in _group_spans(doc, spans)]
+    groups = [{s.text for s in group} for group, _ in group_spans(doc, spans)]
     acronym = names[-1]
     assert any(acronym in group and len(group) == 2 for group in groups) is joined
     if joined:
-        (group, long_forms), = [(g, lf) for g, lf in _group_spans(doc, spans) if len(g) == 2]
+        (group, long_forms), = [(g, lf) for g, lf in group_spans(doc, spans) if len(g) == 2]
         assert {doc.text[a:b] for a, b in long_forms} == {names[0]}  # the long form names it
 
 
@@ -69,7 +69,7 @@ def test_a_name_that_writes_an_acronym_joins_the_name_that_writes_it_out(nlp):
     doc = nlp(text)
     names = ["Zorbic flux learning", "ZFL", "Safe ZFL", "safe Zorbic flux learning", "Deep ZFL"]
     spans = [span(doc, name, "Method") for name in names]
-    groups = [{s.text for s in group} for group, _ in _group_spans(doc, spans)]
+    groups = [{s.text for s in group} for group, _ in group_spans(doc, spans)]
     assert {"Safe ZFL", "safe Zorbic flux learning"} in groups
     assert {"Deep ZFL"} in groups  # nothing writes it out
     assert {"Zorbic flux learning", "ZFL"} in groups
@@ -80,14 +80,14 @@ def test_a_catalogued_name_joins_no_other_name_by_its_letters(nlp):
     spell it; nor is the catalogue's ``offline ZL`` the written-out ``offline Zorbic learning``."""
     doc = nlp("Sharpness-aware minimization helps. We tune SAM prompts.")
     spans = [span(doc, "Sharpness-aware minimization", "Method"), span(doc, "SAM", "Model", "model:sam")]
-    assert len(_group_spans(doc, spans)) == 2
+    assert len(group_spans(doc, spans)) == 2
     spans = [span(doc, "Sharpness-aware minimization", "Method"), span(doc, "SAM", "Method")]
-    assert len(_group_spans(doc, spans)) == 2  # the catalogue knows SAM by its name alone
+    assert len(group_spans(doc, spans)) == 2  # the catalogue knows SAM by its name alone
     doc = nlp("Zorbic-aware minimization helps. We tune ZAM steps.")
     spans = [span(doc, "Zorbic-aware minimization", "Method"), span(doc, "ZAM", "Method")]
-    assert len(_group_spans(doc, spans)) == 1
+    assert len(group_spans(doc, spans)) == 1
     doc = nlp("Zorbic learning (ZL) works. Offline ZL and offline Zorbic learning differ.")
     names = [("Zorbic learning", ""), ("ZL", ""), ("Offline ZL", "pwc:task:offline-zl"), ("offline Zorbic learning", "")]
     spans = [span(doc, name, "Task", kb_id) for name, kb_id in names]
-    groups = [{s.text for s in group} for group, _ in _group_spans(doc, spans)]
+    groups = [{s.text for s in group} for group, _ in group_spans(doc, spans)]
     assert {"Offline ZL"} in groups and {"offline Zorbic learning"} in groups
