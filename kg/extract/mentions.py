@@ -95,10 +95,14 @@ def _initials(name: str) -> str:
 
 def _initialisms(spans: list[Span], find, long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """(acronym, long form) span indices for an acronym the abstract uses without defining it and
-    the one name of the abstract whose words' initials spell it: ``RL`` and ``reinforcement
-    learning`` are one entity, as a definition would make them. Two such names: none."""
+    the one name of the abstract whose words' initials spell it, written before it: ``RL`` and
+    ``reinforcement learning`` are one entity, as a definition would make them. Two such names:
+    none; the name written only after the acronym: none (``LPs`` ... ``linear prediction``)."""
     names = [display_name(s.text) for s in spans]
     linked = {find(i) for i, s in enumerate(spans) if (s.start_char, s.end_char) in long_forms}
+    first: dict[int, int] = {}
+    for i, s in enumerate(spans):
+        first[find(i)] = min(first.get(find(i), s.start_char), s.start_char)
     long_by_initials: dict[str, set[int]] = {}
     for i, name in enumerate(names):
         if (" " in name or "-" in name) and not is_short_form(name):
@@ -111,7 +115,7 @@ def _initialisms(spans: list[Span], find, long_forms: set[tuple[int, int]]) -> l
         roots = long_by_initials.get(letters.lower(), set())
         if len(roots) == 1:
             long = next(j for j in range(len(spans)) if find(j) in roots)
-            if _same_catalogue_entry(spans, find, i, long):
+            if first[find(long)] < first[find(i)] and _same_catalogue_entry(spans, find, i, long):
                 found.append((i, long))
                 linked.add(find(i))
     return found

@@ -47,8 +47,10 @@ def test_an_acronym_joins_the_entity_that_is_its_long_form(nlp, text, name, kb_i
         # two names it could spell: neither
         ("Zorbic flux learning and zonal field lifting differ. ZFL wins.",
          ["Zorbic flux learning", "zonal field lifting", "ZFL"], False),
-        # letters in another order, or an acronym with digits: no
+        # letters in another order: no
         ("Zorbic flux learning is hard. We study FZL agents.", ["Zorbic flux learning", "FZL"], False),
+        # the name written only after the acronym: no (LPs, then a linear prediction model)
+        ("We study ZFL agents. Zorbic flux learning is hard.", ["Zorbic flux learning", "ZFL"], False),
     ],
 )
 def test_an_undefined_acronym_joins_the_one_name_it_spells(nlp, text, names, joined):
