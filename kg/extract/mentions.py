@@ -40,9 +40,10 @@ def group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple
             i = parent[i]
         return i
 
+    names = [display_name(span.text) for span in spans]
     by_key: dict[str, int] = {}
-    for i, span in enumerate(spans):
-        key = name_key(display_name(span.text))
+    for i, name in enumerate(names):
+        key = name_key(name)
         if key in by_key:
             parent[find(i)] = find(by_key[key])
         else:
@@ -62,14 +63,17 @@ def group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple
             continue  # nor is a catalogue entry inside it: "High-Resolution Salient Object Detection (HRSOD)"
         long_forms.add((spans[long].start_char, spans[long].end_char))
         parent[find(short)] = find(long)
-    for short, long in _initialisms(spans, find, long_forms):
+
+    def join(short: int, long: int) -> None:
+        """``short``'s entity joins ``long``'s, whose mentions are long forms."""
         root = find(long)
         long_forms.update((s.start_char, s.end_char) for j, s in enumerate(spans) if find(j) == root)
         parent[find(short)] = root
-    for written, expanded in _with_acronyms_expanded(doc, spans, find, long_forms):
-        root = find(expanded)
-        long_forms.update((s.start_char, s.end_char) for j, s in enumerate(spans) if find(j) == root)
-        parent[find(written)] = root
+
+    for short, long in _initialisms(spans, names, find, long_forms):
+        join(short, long)
+    for written, expanded in _with_acronyms_expanded(doc, spans, names, find, long_forms):
+        join(written, expanded)
     members: dict[int, list[Span]] = {}
     for i, span in enumerate(spans):
         members.setdefault(find(i), []).append(span)
@@ -93,12 +97,12 @@ def _initials(name: str) -> str:
     return "".join(w[0] for w in re.split(r"[\s\-/]+", name.lower()) if w and w not in _INITIALS_GLUE)
 
 
-def _initialisms(spans: list[Span], find, long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
+def _initialisms(spans: list[Span], names: list[str], find, long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """(acronym, long form) span indices for an acronym the abstract uses without defining it and
     the one name of the abstract whose words' initials spell it, written before it: ``RL`` and
     ``reinforcement learning`` are one entity, as a definition would make them. Two such names:
-    none; the name written only after the acronym: none (``LPs`` ... ``linear prediction``)."""
-    names = [display_name(s.text) for s in spans]
+    none; the name written only after the acronym: none (``LPs`` ... ``linear prediction``).
+    ``names``: the spans' display names."""
     linked = {find(i) for i, s in enumerate(spans) if (s.start_char, s.end_char) in long_forms}
     first: dict[int, int] = {}
     for i, s in enumerate(spans):
@@ -115,26 +119,26 @@ def _initialisms(spans: list[Span], find, long_forms: set[tuple[int, int]]) -> l
         roots = long_by_initials.get(letters.lower(), set())
         if len(roots) == 1:
             long = next(j for j in range(len(spans)) if find(j) in roots)
-            if first[find(long)] < first[find(i)] and _same_catalogue_entry(spans, find, i, long):
+            if first[find(long)] < first[find(i)] and _same_catalogue_entry(spans, names, find, i, long):
                 found.append((i, long))
                 linked.add(find(i))
     return found
 
 
-def _same_catalogue_entry(spans: list[Span], find, i: int, j: int) -> bool:
+def _same_catalogue_entry(spans: list[Span], names: list[str], find, i: int, j: int) -> bool:
     """The names of spans ``i`` and ``j`` are the same catalogue entry or neither is one, by the
     catalogue ids of their groups' spans and by their names: a catalogued name (``SAM``, the
     segmentation model; the task ``offline RL``) never joins another name by its letters."""
     ids = [{s.kb_id_ for k, s in enumerate(spans) if s.kb_id_ and find(k) == find(x)} for x in (i, j)]
-    named = [catalogue_ids_of(display_name(spans[x].text)) for x in (i, j)]
+    named = [catalogue_ids_of(names[x]) for x in (i, j)]
     return ids[0] == ids[1] and named[0] == named[1]
 
 
-def _with_acronyms_expanded(doc: Doc, spans: list[Span], find, long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
+def _with_acronyms_expanded(doc: Doc, spans: list[Span], names: list[str], find,
+                            long_forms: set[tuple[int, int]]) -> list[tuple[int, int]]:
     """(name, same name written out) span indices: ``safe RL`` and ``safe reinforcement learning``
     are one entity where ``RL`` is the acronym of ``reinforcement learning`` (a definition of the
-    text, or an acronym joined to its long form)."""
-    names = [display_name(s.text) for s in spans]
+    text, or an acronym joined to its long form; ``names``: the spans' display names)."""
     groups: dict[int, list[int]] = {}
     for i in range(len(spans)):
         groups.setdefault(find(i), []).append(i)
@@ -154,7 +158,7 @@ def _with_acronyms_expanded(doc: Doc, spans: list[Span], find, long_forms: set[t
         expanded = " ".join(expansions.get(word, word) for word in words)
         if len(words) > 1 and expanded != name:
             j = by_key.get(name_key(expanded))
-            if j is not None and find(j) != find(i) and _same_catalogue_entry(spans, find, i, j):
+            if j is not None and find(j) != find(i) and _same_catalogue_entry(spans, names, find, i, j):
                 found.append((i, j))
     return found
 
