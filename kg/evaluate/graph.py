@@ -29,22 +29,12 @@ from collections.abc import Iterator, Mapping
 
 import networkx as nx
 
+from kg.extract.lexicons import catalogue_ids_of
 from kg.ids import entity_id, name_key
 from kg.resolve import abbreviates
 from kg.types import ENTITY_TYPES
 
 __all__ = ["graph_checks"]
-
-
-def _catalogue_keys() -> dict[str, set[str]]:
-    """Name key -> the catalogue ids that name or alias it."""
-    from kg.extract.lexicons import load_catalogue_names
-
-    keys: dict[str, set[str]] = {}
-    for cid, entry in load_catalogue_names().items():
-        for name in (entry["name"], *entry["aliases"]):
-            keys.setdefault(name_key(name), set()).add(cid)
-    return keys
 
 
 def _top(entities: list[tuple], kind: str, top: int) -> list[dict]:
@@ -55,15 +45,15 @@ def _top(entities: list[tuple], kind: str, top: int) -> list[dict]:
              "catalogue_id": d.get("catalogue_id")} for d in ranked[:top]]
 
 
-def _aliases_of_other_entries(node: str, data: dict, catalogue: dict[str, set[str]]) -> Iterator[dict]:
+def _aliases_of_other_entries(node: str, data: dict) -> Iterator[dict]:
     """The entity's aliases naming a catalogue entry its name does not, acronyms of its name aside."""
     own = data.get("catalogue_id")
     name = data["name"]
     for alias in data.get("aliases") or ():
-        others = catalogue.get(name_key(alias), set()) - {own}
+        others = catalogue_ids_of(alias) - {own}
         if abbreviates(alias, name_key(name)) or abbreviates(name, name_key(alias)):
             continue  # an acronym and its long form
-        if others and not catalogue.get(name_key(data["name"]), set()) & others:
+        if others and not catalogue_ids_of(name) & others:
             yield {"id": node, "name": data["name"], "alias": alias, "entry": sorted(others)[0]}
 
 
@@ -86,7 +76,6 @@ def _id_from_name(node: str, data: dict) -> bool:
 
 def graph_checks(graph: nx.MultiDiGraph, top: int = 10) -> dict:
     """The report described in the module docstring, as plain data."""
-    catalogue = _catalogue_keys()
     entities = [(n, d) for n, d in graph.nodes(data=True) if d.get("label") in ENTITY_TYPES]
     report: dict = {"entities": len(entities), "top": {}, "alias_of_other_entry": [],
                     "generic_with_catalogue_id": [], "type_differs_from_catalogue": [], "id_not_from_name": []}
@@ -94,7 +83,7 @@ def graph_checks(graph: nx.MultiDiGraph, top: int = 10) -> dict:
         report["top"][kind] = _top(entities, kind, top)
     for node, data in entities:
         own = data.get("catalogue_id")
-        report["alias_of_other_entry"].extend(_aliases_of_other_entries(node, data, catalogue))
+        report["alias_of_other_entry"].extend(_aliases_of_other_entries(node, data))
         if own and data.get("generic"):
             report["generic_with_catalogue_id"].append({"id": node, "name": data["name"], "entry": own})
         if (differs := _type_differs(node, data)) is not None:

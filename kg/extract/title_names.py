@@ -26,16 +26,14 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
-from functools import lru_cache
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.clean import clean_text
 from kg.extract.entities import is_name_like
-from kg.extract.lexicons import load_catalogue_names, term_frequency
+from kg.extract.lexicons import catalogue_ids_of, term_frequency
 from kg.extract.vocabulary import Vocabulary, default_vocabulary
-from kg.ids import name_key
 
 __all__ = ["TITLE", "TitleNames", "title_name", "title_proposal", "title_spans"]
 
@@ -94,7 +92,7 @@ def title_name(title: str, vocabulary: Vocabulary | None = None,
     if match is None:
         return None
     name = match.group("name")
-    if "/" in name or not name[:1].isalnum() or name_key(name) in _catalogue_keys():
+    if "/" in name or not name[:1].isalnum() or catalogue_ids_of(name):
         return None
     frequency = term_frequency(name)
     if frequency > max_field_frequency or not (is_name_like(name, vocabulary) or (name[:1].isupper() and frequency == 0)):
@@ -123,15 +121,6 @@ def _written_in(name: str, doc: Doc) -> bool:
     lower = name.lower()
     return any(abs(len(t.text) - len(name)) <= 2 and SequenceMatcher(None, lower, t.lower_).ratio() >= 0.85
                for t in doc)
-
-
-@lru_cache(maxsize=1)
-def _catalogue_keys() -> frozenset[str]:
-    """The name keys of every catalogue entry and alias: a catalogued name is the field's."""
-    keys = set()
-    for entry in load_catalogue_names().values():
-        keys.update(name_key(n) for n in (entry["name"], *entry["aliases"]))
-    return frozenset(k for k in keys if k)
 
 
 def title_spans(doc: Doc, tokenizer) -> list[Span]:

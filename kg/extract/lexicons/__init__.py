@@ -74,7 +74,7 @@ def _catalogue_ids() -> dict[str, frozenset[str]]:
     for cid, entry in _names().items():
         for name in (entry["name"], *entry["aliases"]):
             ids.setdefault(name_key(name), set()).add(cid)
-    return {key: frozenset(found) for key, found in ids.items()}
+    return {key: frozenset(found) for key, found in ids.items() if key}
 
 
 def load_catalogue_names() -> dict[str, dict]:
