@@ -18,9 +18,11 @@ named). Each candidate is described by :func:`pair_features`: the two types,
 the words between, trigger words of each predicate (``outperforms``,
 ``evaluated on``, ``based on``), distance, order, whether the subject is
 the proposal, and whether one name is a variant of the other (``RGIB-SSL``
-of ``RGIB``). A :class:`~kg.extract.linear.LinearModel` trained on annotated
-abstracts (``kg train-linear relations``) gives each candidate a predicate or
-none; a pair stated in several sentences keeps its most probable reading.
+of ``RGIB``). The candidates of one pair of names are decided together
+(:func:`pair_bags`), as the annotation relates a pair once: a
+:class:`~kg.extract.linear.LinearModel` trained on annotated abstracts
+(``kg train-linear relations``) reads the features of all its sentences at once
+and gives the pair one predicate or none.
 
 A paper whose abstract names no proposed method or model but whose title does
 (``kg_title_names``: ``VanillaNet: ...``) has that title name as its proposal, paired the same way.
@@ -35,6 +37,7 @@ from __future__ import annotations
 import re
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
@@ -47,7 +50,7 @@ from kg.extract.title_names import title_proposal
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 from kg.ids import name_key
 
-__all__ = ["RelationFinder", "main_proposals", "pair_candidates", "pair_features", "relation_subjects",
+__all__ = ["PairBag", "RelationFinder", "main_proposals", "pair_bags", "pair_candidates", "pair_features", "relation_subjects",
            "OBJECT_TYPES", "SUBJECT_TYPES"]
 
 for _name in ("kg_relations", "kg_title_relations", "kg_title_names"):
@@ -186,6 +189,39 @@ def _variant_subjects(entities: list[Span]) -> dict[str, list[Span]]:
             if a is not b and _adds_to_name(name_key(a.text), name_key(b.text)):
                 found.setdefault(b.text.lower(), []).append(a)
     return found
+
+
+@dataclass
+class PairBag:
+    """Every sentence that pairs one subject name with one object name: the pair is decided
+    once, on the features of all its sentences together, as the annotation gives it once."""
+    subject: Span
+    object: Span
+    sentence: Span  # the evidence: the first sentence naming both, else the first naming the object
+    features: list[str]
+    direct: str | None  # the predicate a verb between the two names states (direct_predicate)
+
+
+def pair_bags(doc: Doc, entities: list[Span], mains: list[Span], proposed: set[tuple[int, int]]) -> list[PairBag]:
+    """The candidate pairs of :func:`pair_candidates` grouped by their two names (lower case)."""
+    mentions: dict[tuple[str, str, bool], list[tuple[Span, Span, Span, bool]]] = {}
+    for a, b, sent, virtual in pair_candidates(doc, entities, mains):
+        mentions.setdefault((a.text.lower(), b.text.lower(), a.doc is doc), []).append((a, b, sent, virtual))
+    bags = []
+    for found in mentions.values():
+        features: set[str] = set()
+        direct = None
+        for a, b, sent, virtual in found:
+            features.update(pair_features(doc, a, b, sent, virtual, proposed))
+            verb = None if virtual else direct_predicate(doc, a, b)
+            if direct is None and verb and a.label_ in SUBJECT_TYPES[verb] and b.label_ in OBJECT_TYPES[verb]:
+                direct = verb
+        local = [m for m in found if not m[3]]
+        features.add(f"sentences={_bucket(len(found))}")
+        features.add(f"local={_bucket(len(local))}")
+        a, b, sent, _ = (local or found)[0]
+        bags.append(PairBag(a, b, sent, sorted(features), direct))
+    return bags
 
 
 def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool,
@@ -346,39 +382,22 @@ class RelationFinder:
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
         mains = relation_subjects(doc, proposed_spans, self.max_subjects, self.tokenizer)
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
-        best: dict[tuple[str, str, str, bool], tuple[float, tuple]] = {}
         classes = self.classifier.classes
-        for a, b, sent, virtual in pair_candidates(doc, entities, mains):
-            direct = None if virtual else direct_predicate(doc, a, b)
-            if direct and a.label_ in SUBJECT_TYPES[direct] and b.label_ in OBJECT_TYPES[direct]:
-                p, predicate = 1.0, direct
-            else:
-                features = pair_features(doc, a, b, sent, virtual, proposed)
-                probabilities = self.classifier.probabilities(features)
+        found, title_found = [], []
+        for bag in pair_bags(doc, entities, mains, proposed):
+            predicate = bag.direct
+            if predicate is None:
+                probabilities = self.classifier.probabilities(bag.features)
                 if probabilities[classes.index("none")] >= self.threshold:
                     continue
                 fitting = [(p, c) for p, c in zip(probabilities, classes)
-                           if c != "none" and a.label_ in SUBJECT_TYPES[c] and b.label_ in OBJECT_TYPES[c]]
+                           if c != "none" and bag.subject.label_ in SUBJECT_TYPES[c] and bag.object.label_ in OBJECT_TYPES[c]]
                 if not fitting:
                     continue
-                p, predicate = max(fitting)
-            key = (a.text.lower(), predicate, b.text.lower(), a.doc is doc)
-            if key not in best or p > best[key][0]:
-                best[key] = (p, (a.start_char, a.end_char, predicate, b.start_char, b.end_char,
-                                 sent.start_char, sent.end_char))
-        chosen = self._one_predicate_per_pair(best)
-        doc._.kg_relations = sorted(found for key, (_, found) in chosen.items() if key[3])
-        doc._.kg_title_relations = sorted(found for key, (_, found) in chosen.items() if not key[3])
+                predicate = max(fitting)[1]
+            a, b, sent = bag.subject, bag.object, bag.sentence
+            (found if a.doc is doc else title_found).append(
+                (a.start_char, a.end_char, predicate, b.start_char, b.end_char, sent.start_char, sent.end_char))
+        doc._.kg_relations = sorted(found)
+        doc._.kg_title_relations = sorted(title_found)
         return doc
-
-    @staticmethod
-    def _one_predicate_per_pair(best: dict[tuple, tuple[float, tuple]]) -> dict:
-        """A pair of names gets its likeliest predicate only: read in two sentences, a pair can
-        look like ``uses`` in one and ``extends`` in the other, but the annotation rarely gives a
-        pair two predicates (about 2% of pairs)."""
-        chosen: dict[tuple, tuple] = {}
-        for key, (p, _) in best.items():
-            pair = (key[0], *key[2:])  # the subject, the object and what else the key holds
-            if pair not in chosen or p > best[chosen[pair]][0]:
-                chosen[pair] = key
-        return {key: best[key] for key in chosen.values()}

@@ -24,7 +24,7 @@ from kg.extract.entities.context_types import KIND_ENDINGS
 from kg.extract.linear import LinearModel
 from kg.extract.mentions import display_name
 from kg.extract.proposals import _by_name, proposal_features
-from kg.extract.relations import pair_candidates, pair_features, relation_subjects
+from kg.extract.relations import pair_bags, relation_subjects
 from kg.extract.vocabulary import default_vocabulary
 from kg.ids import name_key
 
@@ -82,9 +82,8 @@ def relation_examples(doc: Doc, record: dict, max_subjects: int = 1,
     proposed_spans = list(doc.spans.get("kg_proposed", []))
     mains = relation_subjects(doc, proposed_spans, max_subjects, tokenizer)
     proposed = {(p.start_char, p.end_char) for p in proposed_spans}
-    for a, b, sent, virtual in pair_candidates(doc, entities, mains):
-        label = gold.get((_gold_of(a, index), _gold_of(b, index)), "none")
-        yield pair_features(doc, a, b, sent, virtual, proposed), label
+    for bag in pair_bags(doc, entities, mains, proposed):
+        yield bag.features, gold.get((_gold_of(bag.subject, index), _gold_of(bag.object, index)), "none")
 
 
 #: Inverse regularisation strength per decision, chosen on the dev set and the eighth 480

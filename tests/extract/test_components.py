@@ -448,17 +448,30 @@ def test_a_variant_of_a_name_is_a_relation_feature(nlp):
     assert not any("variant_of" in f for f in pair_features(doc, ssl, other, sent, False, set()))
 
 
-def test_a_pair_of_names_keeps_its_likeliest_predicate_only():
-    from kg.extract.relations import RelationFinder
+def test_a_pair_of_names_is_decided_once_on_all_its_sentences(nlp):
+    from spacy.tokens import Span
 
-    best = {("zorbnet", "uses", "quibblex"): (0.7, ("first sentence",)),
-            ("zorbnet", "extends", "quibblex"): (0.9, ("second sentence",)),
-            ("quibblex", "uses", "zorbnet"): (0.6, ("third sentence",)),
-            ("zorbnet", "evaluated_on", "plonk-bench"): (0.8, ("fourth sentence",))}
-    kept = RelationFinder._one_predicate_per_pair(best)
-    assert sorted(kept) == [("quibblex", "uses", "zorbnet"), ("zorbnet", "evaluated_on", "plonk-bench"),
-                            ("zorbnet", "extends", "quibblex")]
-    assert kept[("zorbnet", "extends", "quibblex")] == (0.9, ("second sentence",))
+    from kg.extract.relations import pair_bags, pair_features
+
+    doc = nlp.make_doc("We propose Zorbnet. Zorbnet uses Quibblex. Quibblex helps Zorbnet on Plonk-Bench.")
+    for i in (4, 8):
+        doc[i].is_sent_start = True
+    zorbnet, again, quibblex, quibblex2, third, bench = (
+        Span(doc, *ij, label=label) for ij, label in (((2, 3), "Method"), ((4, 5), "Method"), ((6, 7), "Method"),
+                                                      ((8, 9), "Method"), ((10, 11), "Method"), ((12, 15), "Dataset")))
+    assert [s.text for s in (zorbnet, again, quibblex, quibblex2, third, bench)] == [
+        "Zorbnet", "Zorbnet", "Quibblex", "Quibblex", "Zorbnet", "Plonk-Bench"]
+    bags = {(b.subject.text, b.object.text): b
+            for b in pair_bags(doc, [zorbnet, again, quibblex, quibblex2, third, bench], [zorbnet], {(10, 17)})}
+    uses = bags[("Zorbnet", "Quibblex")]  # written together in two sentences
+    assert uses.direct == "uses" and uses.sentence.text == "Zorbnet uses Quibblex."
+    first, second = doc[4:8], doc[8:16]
+    assert set(pair_features(doc, again, quibblex, first, False, {(10, 17)})) <= set(uses.features)
+    assert set(pair_features(doc, third, quibblex2, second, False, {(10, 17)})) <= set(uses.features)
+    assert {"sentences=2", "local=2"} <= set(uses.features)
+    bench_bag = bags[("Zorbnet", "Plonk-Bench")]
+    assert bench_bag.direct is None and bench_bag.sentence.text == second.text
+    assert {"sentences=1", "local=1"} <= set(bench_bag.features)
 
 
 def test_a_list_of_names_takes_the_first_named_of_two_equally_common_types(nlp):
