@@ -43,6 +43,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.entities.component import DOUBT, doubt_bucket
+from kg.extract.entities.shapes import is_name_like
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.sentences import sentence_words, spans_by_sentence
@@ -121,9 +122,11 @@ def _bucket(n: int) -> str:
 
 def main_proposals(proposed: list[Span], limit: int = 2, doc: Doc | None = None) -> list[Span]:
     """The paper's proposed methods or models (distinct names; at most ``limit``), else its
-    first proposal of any type: the subjects of ``we ...`` sentences. Given ``doc``, the name
-    the title carries and the abstract repeats comes first: a paper proposing HPTR and, as a
-    part of it, KNARPE reports HPTR's results."""
+    first proposal of any type: the subjects of ``we ...`` sentences. Given ``doc``, a name
+    written as one comes before a descriptive phrase (``a mask propagation framework, called
+    MPVSS``: the results are MPVSS's, though the title says *Mask Propagation*), then the name
+    the title carries and the abstract repeats: a paper proposing HPTR and, as a part of it,
+    KNARPE reports HPTR's results."""
     mains: list[Span] = []
     for span in proposed:
         if span.label_ in _ACTORS and all(span.text.lower() != m.text.lower() for m in mains):
@@ -145,11 +148,13 @@ def relation_subjects(doc: Doc, proposed: list[Span], limit: int = 1, tokenizer=
 
 
 def _prominence(doc: Doc, span: Span, proposed: list[Span]) -> int:
-    """How much the paper is about ``span``: named in its title, and how often in its abstract."""
+    """How much the paper is about ``span``: written as a name, named in its title, and how
+    often in its abstract."""
     text = span.text.lower()
     title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
     in_title = bool(title) and re.search(rf"(?<!\w){re.escape(text)}(?!\w)", title) is not None
-    return 100 * in_title + sum(p.text.lower() == text for p in proposed)
+    named = sum(p.text.lower() == text for p in proposed)
+    return 1000 * is_name_like(span.text, _VOCABULARY) + 100 * in_title + named
 
 
 def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterator[tuple[Span, Span, Span, bool]]:

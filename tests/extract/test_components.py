@@ -413,6 +413,19 @@ def test_the_main_proposal_is_the_one_the_title_names_else_the_one_named_most(nl
     assert [m.text for m in main_proposals(proposed, 1, doc)] == ["Zorbnet"]
 
 
+def test_a_coined_name_is_the_main_proposal_before_a_phrase_the_title_names(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import main_proposals
+
+    doc = nlp.make_doc("We propose a quorbic propagation framework, called QPVS. QPVS is fast.")
+    phrase, name = Span(doc, 3, 5, label="Method"), Span(doc, 8, 9, label="Method")
+    assert [phrase.text, name.text] == ["quorbic propagation", "QPVS"]
+    doc._.kg_title = "Quorbic Propagation for Fast Video Segmentation"
+    assert [m.text for m in main_proposals([phrase, name], 1, doc)] == ["QPVS"]
+    assert [m.text for m in main_proposals([phrase], 1, doc)] == ["quorbic propagation"]
+
+
 def test_a_variant_the_entity_decision_left_out_is_added_to_the_proposal(nlp):
     from spacy.tokens import Span
 

@@ -155,6 +155,19 @@ def test_each_value_takes_the_dataset_of_its_own_clause(nlp):
     assert (found["8.0%"]["dataset"], found["0.7%"]["dataset"]) == ("CIFAR-100", "ImageNet")
 
 
+def test_a_result_no_clause_attributes_is_the_main_proposals(nlp):
+    text = ("We propose Zorblat, a detector, and Quibblex, a detector built on Zorblat. Quibblex is fast. "
+            "The accuracy on MS-COCO improves by 4.2%.")
+    subjects = {}
+    for title in ("Quibblex: A Faster Detector", "Zorblat: A Faster Detector"):
+        doc = nlp.make_doc(text)
+        doc._.kg_title = title  # the title names the main proposal (kg.extract.relations.main_proposals)
+        doc = nlp(doc)
+        [found] = doc._.kg_results
+        subjects[title.split(":")[0]] = doc.text[found["subject"][0]:found["subject"][1]]
+    assert subjects == {"Quibblex": "Quibblex", "Zorblat": "Zorblat"}
+
+
 def test_unstated_fields_stay_empty(nlp):
     [result] = results(nlp, "Experiments show a 35% reduction in training time.")
     assert result["value"] == "35%" and result["metric"] == "training time"

@@ -19,7 +19,8 @@ Three steps, each general (no names or abstracts are listed here):
      ``improves AP by 3.4``, ``3.4 gain in AP``), else the noun phrase the value
      measures (``77.3% training time``, ``reduces question count by 20%``);
    - subject: the actor (Method or Model) that states the value as the subject of
-     its clause (``GPT-4 achieves 80%``), else the paper's proposed method or model;
+     its clause (``GPT-4 achieves 80%``), else the paper's main proposed method or
+     model (the one relations hang on, :func:`kg.extract.relations.main_proposals`);
      none when the paper names none (the result is the paper's);
    - dataset and task: the Dataset / Task entity of the value's clause (``on X``),
      else the sentence's only one;

@@ -14,8 +14,8 @@ from kg.extract.results.attribution import _attribute
 from kg.extract.results.candidates import Candidate, result_candidates
 from kg.extract.results.features import candidate_features
 from kg.extract.results.words import _ACTORS
+from kg.extract.relations import relation_subjects
 from kg.extract.sentences import spans_by_sentence
-from kg.extract.title_names import title_proposal
 
 if not Doc.has_extension("kg_results"):
     Doc.set_extension("kg_results", default=[])
@@ -47,9 +47,9 @@ class ResultFinder:
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))
         proposed = list(doc.spans.get(self.proposed_key, []))
-        main = next((p for p in proposed if p.label_ in _ACTORS), None)
-        if main is None and self.tokenizer is not None:
-            main = title_proposal(doc, self.tokenizer)  # a span of the title: its offsets are marked so
+        # the proposal relations hang on, or the title's name (a span of the title: its offsets are marked so)
+        main = next((m for m in relation_subjects(doc, proposed, 1, self.tokenizer)
+                     if m.label_ in _ACTORS or m.doc is not doc), None)
         sentences = spans_by_sentence(doc, entities)
         results = []
         for n, (sent, in_sent) in enumerate(sentences):
