@@ -54,6 +54,8 @@ def test_parse_value(text, value, number, unit, delta):
         ("it reaches 10,000x", "10,000x"),
         ("a PSNR gain of 1.15dB over the codec", "1.15dB"),
         ("training is 1-2 orders of magnitude faster", "1-2 orders of magnitude"),
+        ("it raises the speedup to 2.3-2.8×", "2.3-2.8×"),  # "up to" starts a word, not inside "speedup"
+        ("a speed-up of up to 3x", "up to 3x"),
     ],
 )
 def test_value_shapes(text, found):
@@ -166,6 +168,23 @@ def test_a_result_no_clause_attributes_is_the_main_proposals(nlp):
         [found] = doc._.kg_results
         subjects[title.split(":")[0]] = doc.text[found["subject"][0]:found["subject"][1]]
     assert subjects == {"Quibblex": "Quibblex", "Zorblat": "Zorblat"}
+
+
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        # bare numbers listed with a score, before or after it
+        ("Zorblat beats Plinko and Quibblex by 61.22 and 6.80 perplexity.", {"61.22": "perplexity", "6.80": "perplexity"}),
+        ("Zorblat achieves an FID of 3.08 or 2.52 on MS-COCO.", {"3.08": "FID", "2.52": "FID"}),
+        # a unit the recogniser reads as a metric stays the value's unit
+        ("Zorblat achieves a PSNR of 32.03 dB on MS-COCO.", {"32.03 dB": "PSNR"}),
+        # a hyphenated compound after the value is one phrase
+        ("Zorblat reaches 80% state-of-the-art accuracy.", {"80%": "state-of-the-art accuracy"}),
+    ],
+)
+def test_values_beside_other_numbers_names_and_compounds(nlp, text, values):
+    found = by_value(nlp, text)
+    assert {value: found[value]["metric"] for value in values if value in found} == values
 
 
 def test_unstated_fields_stay_empty(nlp):

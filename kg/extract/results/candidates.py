@@ -30,22 +30,42 @@ def result_candidates(doc: Doc, sent: Span, entities: list[Span]) -> list[Candid
     text, offset = sent.text, sent.start_char
     metrics = [e for e in entities if e.label_ == "Metric"]
     found: list[Candidate] = []
+    unbound: list[Candidate] = []  # bare numbers nothing marks as scores (yet)
     for match in VALUE.finditer(text):
         kind = next(k for k, v in match.groupdict().items() if v is not None)
         start, end = offset + match.start(), offset + match.end()
-        if any(e.start_char <= start < e.end_char or e.start_char < end <= e.end_char for e in entities):
-            continue  # a number inside a name (GPT-4, ResNet-50, 8x7B)
+        if any(e.start_char <= start < e.end_char or (e.start_char < end <= e.end_char and e.label_ != "Metric")
+               for e in entities):
+            continue  # a number inside a name (GPT-4, ResNet-50, 8x7B); not a unit read as a metric (32.03 dB)
+        candidate = Candidate(start, end, match.group(0), kind)
         if kind == "bare" and not (_next_to_metric(doc, start, end, metrics) or _after_score_verb(doc, start, end)
                                    or _listed_after(doc, start, found)):
+            unbound.append(candidate)
             continue
-        found.append(Candidate(start, end, match.group(0), kind))
-    return found
+        found.append(candidate)
+    for candidate in reversed(unbound):  # ``3.08 or 2.52 FID``: listed before a score
+        if _listed_before(doc, candidate, found):
+            found.append(candidate)
+    return sorted(found, key=lambda c: c.start)
+
+
+def _listed_before(doc: Doc, candidate: Candidate, found: list[Candidate]) -> bool:
+    """``by 61.22 and 6.80 perplexity``, ``3.08 or 2.52 FID``: a bare number right before the
+    score it is listed with."""
+    value = _tokens(doc, candidate.start, candidate.end)
+    if value is None or value.end + 1 >= len(doc) or doc[value.end].lower_ not in _LISTING:
+        return False
+    after = doc[value.end + 1]
+    return any(c.kind == "bare" and c.start == after.idx for c in found)
+
+
+_LISTING = ("and", "or", ",", "/")
 
 
 def _listed_after(doc: Doc, start: int, found: list[Candidate]) -> bool:
     """``FID of 2.97 on CIFAR-10 and 5.80 on CelebA``: a bare number listed after a score."""
     value = _tokens(doc, start, start + 1)
-    if not found or value is None or value.start == 0 or doc[value.start - 1].lower_ not in ("and", ",", "/"):
+    if not found or value is None or value.start == 0 or doc[value.start - 1].lower_ not in _LISTING:
         return False
     last = _tokens(doc, found[-1].start, found[-1].end)
     return last is not None and found[-1].kind == "bare" and value.start - last.end <= 12

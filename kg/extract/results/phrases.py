@@ -57,7 +57,7 @@ def _noun_after(doc: Doc, sent: Span, value: Span) -> str | None:
     """``77.3% training time``, ``1.7x inference throughput speedup``, ``43% relative improvement``,
     ``3.4% gain in AP``: the nouns right after the value; a lone change noun (``increase``) names
     no metric."""
-    words = _measure_words(doc[value.end:min(sent.end, value.end + 6)])
+    words = _measure_words(doc[value.end:min(sent.end, value.end + 10)])
     if not words:
         return None
     text = " ".join(t.text for t in words).replace(" - ", "-")
@@ -84,7 +84,8 @@ def _measure_words(following: Span) -> list[Token]:
     (``25x reduced overhead``, ``5% higher accuracy``: the overhead, the accuracy)."""
     words = []
     for token in following:
-        if token.lower_ in _PHRASE_ENDS or not _in_measure(token, words):
+        glued = bool(words) and words[-1].text == "-" and not words[-1].whitespace_  # ``end-to-end``
+        if not glued and (token.lower_ in _PHRASE_ENDS or not _in_measure(token, words)):
             break
         words.append(token)
     while words and (words[-1].pos_ == "ADJ" or words[-1].text == "-"):

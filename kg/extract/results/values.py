@@ -8,8 +8,9 @@ import re
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)"
 _UNIT = (r"(?:\s?%\s?points?\b|\s?%|\s?×|x(?![\w])|\s?-?fold\b|\s?times\b|\s?percentage[- ]points?\b|\s?points?\b|\s?pp\b"
          r"|\s?p\.p\.|\s?percent\b|\s?dB\b)")
-_APPROX = (r"(?:(?:up to|over|more than|nearly|almost|around|about|approximately|roughly|at least|at most|"
-           r"as much as|as high as|as low as|an average of|on average|average of|maximum|max\.?|"
+# the words start a word: "speedup to 2x" is not "up to 2x"
+_APPROX = (r"(?:(?:(?<!\w)(?:up to|over|more than|nearly|almost|around|about|approximately|roughly|at least|"
+           r"at most|as much as|as high as|as low as|an average of|on average|average of|maximum|max\.?)|"
            r"~|∼|≈|>|<|≥|≤)\s*)*")
 _WORD_NUMBER = r"(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|several|multiple)"
 _ARROW = r"(?:→|->|⇒|⟶|-->)"
