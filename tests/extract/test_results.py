@@ -103,6 +103,10 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         # the measure before "on" the place it is measured, not the place
         ("Zorblat improves the accuracy on long-range graph benchmarks by at least 8.5%.", "at least 8.5%",
          "accuracy"),
+        # the measure the clause's subject names
+        ("Specifically, the average improvement of Zorblat is 7% over Plinko.", "7%", "average improvement"),
+        ("For instance, the solving rate of Zorblat outperforms the current best by 9% on MS-COCO.", "9%",
+         "solving rate"),
     ],
 )
 def test_the_metric_is_what_the_value_measures(nlp, text, value, metric):

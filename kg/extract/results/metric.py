@@ -9,11 +9,12 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.results.direction import _change
 from kg.extract.results.phrases import (
-    _generic_head, _measured_before, _name, _noun_after, _noun_phrase_ending, _noun_phrase_from,
+    _generic_head, _in_or_of, _measured_before, _name, _noun_after, _noun_phrase_ending, _noun_phrase_from,
 )
 from kg.extract.results.stretches import _Stretch
 from kg.extract.results.words import (
-    _APPROX_WORDS, _CHANGE_NOUNS, _DOWN, _HIGHER_BETTER, _LOWER_BETTER, _METRIC_GLUE, _OUTPERFORM, _PREPOSITIONS, _UP,
+    _APPROX_WORDS, _CHANGE_NOUNS, _DOWN, _FINITE, _HIGHER_BETTER, _LOWER_BETTER, _METRIC_GLUE, _OUTPERFORM,
+    _PREPOSITIONS, _UP,
 )
 
 #: Head nouns of a measured quantity the text may not name as a metric (``context length``).
@@ -26,6 +27,8 @@ _SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
 _NAMELY = ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
 #: Words between coordinated values (``83.1%, 84.3%, and 85.0%``).
 _COORDINATING = frozenset((",", "and", "or", "/", "%", "respectively"))
+#: Heads of a measure a clause's subject can name (``the solving rate of X is``).
+_RATES = frozenset("rate rates score scores ratio performance".split())
 #: Words between a margin and its ``by`` (``by a margin of about 5%``).
 _BY_MARGIN = _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}
 
@@ -241,6 +244,34 @@ def _outperforms_by(c: _Context) -> tuple | None:
     return None
 
 
+def _subject_of_clause(c: _Context) -> tuple | None:
+    """``the average improvement of X is 7%``, ``the solving rate of X outperforms Y by 9%``, ``the
+    increase in certified accuracy is up to 6.4%``: the measure the clause's subject names."""
+    doc, value = c.doc, c.stretch.value
+    verb = next((i for i in range(c.stretch.left, value.start)  # ``outperforms`` whatever its tag
+                 if doc[i].tag_ in _FINITE or doc[i].lower_ in _OUTPERFORM), None)
+    if verb is None:
+        return None
+    i = max([c.stretch.left] + [j + 1 for j in range(c.stretch.left, verb) if doc[j].text == ","])
+    while i < verb and doc[i].pos_ in ("ADV", "PUNCT", "DET", "SCONJ", "CCONJ"):
+        i += 1  # ``Specifically, the``
+    end = i
+    while end < verb and end - i < 5 and (doc[end].pos_ in ("NOUN", "PROPN", "ADJ") or doc[end].tag_ == "VBG"
+                                          or doc[end].text == "-"):
+        end += 1  # ``the solving rate``
+    if end == i or doc[end - 1].pos_ != "NOUN":
+        return None
+    phrase = doc[i:end]
+    if phrase.end < verb and doc[phrase.end].lower_ == "in":
+        measured = _in_or_of(doc, c.sent, phrase.end)  # ``increase in certified accuracy``
+        if measured:
+            return None, measured, c.change
+    head = phrase[-1]
+    if c.named(phrase)[0] is not None or head.lower_ in _MEASURES | _RATES or _CHANGE_NOUNS.match(head.text):
+        return c.named(phrase)
+    return None
+
+
 def _before_parenthesis(c: _Context) -> tuple | None:
     """``performance (1% - 2% improvements)``: the noun before the parenthesis."""
     doc, sent, value = c.doc, c.sent, c.stretch.value
@@ -256,8 +287,8 @@ def _before_parenthesis(c: _Context) -> tuple | None:
 #: How a value's metric is found, in order of trust; each rule returns ``(entity, name, change)`` or None.
 _METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _nouns_right_after, _share_of,
                  _speed_up, _metric_named_after, _changed_before,
-                 _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _outperforms_by,
-                 _before_parenthesis)
+                 _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _subject_of_clause,
+                 _outperforms_by, _before_parenthesis)
 
 
 def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:
