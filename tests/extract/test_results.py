@@ -156,6 +156,22 @@ def test_values_listed_respectively(nlp):
     assert (found["2.4%"]["metric"], found["1.2%"]["metric"]) == ("F1-score", "AUROC")
 
 
+@pytest.mark.parametrize(
+    "text, datasets",
+    [
+        # values listed together take the datasets listed with them, in order, "respectively" or not
+        ("Zorblat achieves 72.3%, 76.4% and 74.2% mIoU for semantic segmentation on S3DIS, ScanNet and SemanticKITTI.",
+         {"72.3%": "S3DIS", "76.4%": "ScanNet", "74.2%": "SemanticKITTI"}),
+        # each list of values of a "respectively" sentence, though the sentence has more values than datasets
+        ("In the ALFWorld and MiniWoB++ environments, Zorblat outperforms the baselines by 3.73% and 4.11% while "
+         "using 2x and 600x fewer samples, respectively.",
+         {"3.73%": "ALFWorld", "4.11%": "MiniWoB++", "2x": "ALFWorld", "600x": "MiniWoB++"}),
+    ],
+)
+def test_values_listed_together_take_the_entities_listed_with_them(nlp, text, datasets):
+    assert {value: r["dataset"] for value, r in by_value(nlp, text).items()} == datasets
+
+
 def test_each_value_takes_the_dataset_of_its_own_clause(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat gains 8.0% on CIFAR-100 and 0.7% on ImageNet.")
     assert (found["8.0%"]["dataset"], found["0.7%"]["dataset"]) == ("CIFAR-100", "ImageNet")
