@@ -10,6 +10,7 @@ from bisect import bisect_left
 from spacy.tokens import Doc, Span
 
 from kg.extract.abbreviations import is_short_form
+from kg.extract.groups import IndexGroups
 from kg.extract.lexicons import catalogue_ids_of
 from kg.ids import name_key, singular_name
 
@@ -32,20 +33,14 @@ def group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple
     """Spans of one entity, each group with the extents of its long forms: the same name key, an
     acronym and its long form (defined in the text, or spelled by its initials), a name and the
     same name with its acronym written out (``safe RL``, ``safe reinforcement learning``)."""
-    parent = list(range(len(spans)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    groups = IndexGroups(len(spans))
+    find = groups.find
     names = [display_name(span.text) for span in spans]
     by_key: dict[str, int] = {}
     for i, name in enumerate(names):
         key = name_key(name)
         if key in by_key:
-            parent[find(i)] = find(by_key[key])
+            groups.union(i, by_key[key])
         else:
             by_key[key] = i
     long_forms: set[tuple[int, int]] = set()
@@ -62,13 +57,13 @@ def group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple
         if spans[long].kb_id_ and _words_beside(doc.text, spans[long], l_start, l_end):
             continue  # nor is a catalogue entry inside it: "High-Resolution Salient Object Detection (HRSOD)"
         long_forms.add((spans[long].start_char, spans[long].end_char))
-        parent[find(short)] = find(long)
+        groups.union(short, long)
 
     def join(short: int, long: int) -> None:
         """``short``'s entity joins ``long``'s, whose mentions are long forms."""
         root = find(long)
         long_forms.update((s.start_char, s.end_char) for j, s in enumerate(spans) if find(j) == root)
-        parent[find(short)] = root
+        groups.union(short, long)
 
     for short, long in _initialisms(spans, names, find, long_forms):
         join(short, long)

@@ -19,6 +19,7 @@ from kg.extract.entities.features import (
     _bucket, _neighbour_features, _origin_features, _shape_features, _standing_features, _word_features,
 )
 from kg.extract.entities.shapes import is_name_like
+from kg.extract.groups import IndexGroups
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
 from kg.extract.vocabulary import Vocabulary
@@ -43,18 +44,11 @@ def _overlapping(candidates: list[Candidate]) -> list[list[int]]:
 
 def _clusters(overlaps: list[list[int]]) -> list[int]:
     """The cluster of each candidate: candidates joined by overlaps, directly or through others."""
-    parent = list(range(len(overlaps)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
+    groups = IndexGroups(len(overlaps))
     for i, others in enumerate(overlaps):
         for j in others:
-            parent[find(i)] = find(j)
-    return [find(i) for i in range(len(overlaps))]
+            groups.union(i, j)
+    return [groups.find(i) for i in range(len(overlaps))]
 
 
 def _catalogued_then_described(doc: Doc, inner: Candidate, outer: Candidate) -> bool:
