@@ -40,7 +40,7 @@ _TOKEN = re.compile(
     r"(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
     r"|(?P<url>\\url\{(?P<url_text>[^{}]*)\})"
     rf"|(?P<style>\\(?P<style_cmd>{_STYLE_COMMANDS})\{{(?P<style_text>[^{{}}]*)\}})"
-    r"|(?P<escaped>\\(?P<escaped_char>[%&_#${}]))"
+    r"|(?P<escaped>\\\\?(?P<escaped_char>[%&_#${}]))"  # also ``\\%``, as some abstracts escape it twice
     r"|(?P<command>\\(?P<command_name>[A-Za-z]+)\s?)"
     r"|(?P<dollar>\$)"
     r"|(?P<bold>\*\*|__(?=\w)|(?<=\w)__)"
@@ -51,6 +51,7 @@ _TOKEN = re.compile(
     r"|(?P<tilde>(?<=\S)~(?=\S))"
     r"|(?P<brace>[{}])"
 )
+_ESCAPE = re.compile(r"\\\\?([%&_#$])")
 _URL = re.compile(
     r"(?:https?://|www\.|(?<![\w.@/])(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/)"
     r"[^\s{}<>\\\"'`|^]+",
@@ -120,9 +121,15 @@ def _replace_with(text: str):
 
 
 def _styled(out: _Builder, raw: str, match: re.Match) -> None:
-    """``\\textbf{D}``: the text kept; a bold command makes it emphasis."""
+    """``\\textbf{D}``: the text kept, escapes in it read (``\\textbf{90.4\\%}``); a bold command
+    makes it emphasis."""
     begin = out.size
-    out.copy(raw, match.start("style_text"), match.end("style_text"))
+    at = match.start("style_text")
+    for escape in _ESCAPE.finditer(raw, at, match.end("style_text")):
+        out.copy(raw, at, escape.start())
+        out.replace(escape.group(1), escape.start(), escape.end())
+        at = escape.end()
+    out.copy(raw, at, match.end("style_text"))
     if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
         out.emphasis.append((begin, out.size, "bold"))
 

@@ -17,6 +17,8 @@ from kg.extract.clean import clean_text, find_urls
         ("This method, _filter GLOB_, infers", "This method, filter GLOB, infers"),
         (r"bias of $\ell_\infty$ and $x_i$ in snake_case", "bias of ℓ_∞ and x_i in snake_case"),
         (r"up to 50\% faster", "up to 50% faster"),
+        (r"a CIoU of $\textbf{90.4\%}$", "a CIoU of 90.4%"),  # an escape inside a style command
+        (r"only $25\\%$ of it", "only 25% of it"),  # an escape escaped twice
         ("plain text stays", "plain text stays"),
     ],
 )
@@ -31,6 +33,7 @@ def test_clean_text_removes_markup(raw, clean):
         (r"DAWN (\textbf{D}ynamic frame)", "Dynamic"),
         (r"see~\url{https://x.org/a}.", "https://x.org/a"),
         (r"a 4.5$\times$ speedup", "speedup"),
+        (r"a CIoU of $\textbf{90.4\%}$ here", "here"),
     ],
 )
 def test_clean_text_maps_spans_back_to_raw(raw, word):
