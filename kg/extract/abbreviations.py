@@ -12,6 +12,8 @@ Definitions are stored as character offsets (clean text) in
 
 from __future__ import annotations
 
+import re
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -50,11 +52,30 @@ def schwartz_hearst_long_form(short: str, words: list[str]) -> int | None:
     2
     >>> schwartz_hearst_long_form("L2M", "method , Learning - to - Modulate".split())  # 2 for "to"
     2
+    >>> schwartz_hearst_long_form("GS2", "a generative subgame solving".split())  # S2: two words in S
+    1
     """
     first = _long_form_start(short, words)
     if first is None and any(c in "24" for c in short):
         first = _long_form_start(short, [_DIGIT_WORDS.get(w.lower(), w) for w in words])
+    if first is None and _REPEATED.search(short):
+        first = _initials_start(_REPEATED.sub(lambda m: m.group(1) * int(m.group(2)), short), words)
     return first
+
+
+def _initials_start(letters: str, words: list[str]) -> int | None:
+    """Index of the first of the last words of ``words`` whose initials, glue words left out,
+    are ``letters`` (``AAAC``: Asynchronous Advantage Actor - Critic)."""
+    wanted = letters.lower().rstrip("s") if letters[-1:] == "s" and letters[:-1].isupper() else letters.lower()
+    initials = [(i, w[0].lower()) for i, w in enumerate(words) if w[:1].isalpha() and w.lower() not in _LONG_FORM_GLUE]
+    if len(initials) < len(wanted) or "".join(c for _, c in initials[-len(wanted):]) != wanted:
+        return None
+    return initials[-len(wanted)][0]
+
+
+#: A letter and a count in an acronym: ``GS2`` for Generative Subgame Solving, ``A3C`` for
+#: Asynchronous Advantage Actor-Critic.
+_REPEATED = re.compile(r"([A-Za-z])([2-4])")
 
 
 #: Digits that acronyms write for words: ``L2M`` for Learning-to-Modulate, ``G4C`` for Games for Code.

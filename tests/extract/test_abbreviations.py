@@ -35,6 +35,9 @@ def definitions(nlp, raw):
         # 2 for "to", 4 for "for"
         ("a novel method, Learning-to-Zorble (L2Z), that", "L2Z", "Learning-to-Zorble"),
         ("we present Quibbles for Plonks (Q4P), a", "Q4P", "Quibbles for Plonks"),
+        # a letter and a count: as many words with that initial
+        ("we propose a zorbic subgame sampler (ZS2), a", "ZS2", "zorbic subgame sampler"),
+        ("the Plonky Plink Plank-Quibbler (P3Q) agent", "P3Q", "Plonky Plink Plank-Quibbler"),
     ],
 )
 def test_definitions_are_found(detector_nlp, raw, short, long):
