@@ -240,7 +240,9 @@ class AbbreviationDetector:
         ``Sparse`` of ``Sparse-IFT``, nor ``BERT``)."""
         token = doc[at]
         joined = not token.whitespace_ and at + 1 < len(doc) and doc[at + 1].text == "-"
-        return (not joined and is_short_form(token.text) and sum(c.isupper() for c in token.text) >= 2
+        # a blend of the long form's words may be longer than an acronym (``PromptRestorer``)
+        short = is_short_form(token.text) or (len(token.text) <= 24 and token.is_alpha and token.text[0].isupper())
+        return (not joined and short and sum(c.isupper() for c in token.text) >= 2
                 and not self._catalogued(doc, doc[at : at + 1]))
 
     def _a_list(self, doc: Doc, inner: Span) -> bool:

@@ -63,6 +63,9 @@ def test_parentheses_without_acronyms_define_nothing(detector_nlp, raw):
         ("a Hypergraph-Enhanced DuAL framework, called HEAL, that", "HEAL", "Hypergraph-Enhanced DuAL framework"),
         ("graph quorum sampling, abbreviated as GQS, runs", "GQS", "graph quorum sampling"),
         ("a Spatial Quorum Net, dubbed SQNet, that", "SQNet", "Spatial Quorum Net"),  # a word of it, not an acronym
+        # a blend longer than an acronym
+        ("we propose a Zorbing image Quibbler, termed as ZorbingQuibbler. It", "ZorbingQuibbler",
+         "Zorbing image Quibbler"),
         # bold letters are surer than the words before the naming word
         ("a **C**andidate **P**seudolabel **L**earning method, termed **CPL**, to", "CPL", "Candidate Pseudolabel Learning"),
     ],
