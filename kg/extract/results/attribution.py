@@ -15,7 +15,7 @@ from kg.extract.results.places import _claimed, _in_stretch
 from kg.extract.results.setting import _setting
 from kg.extract.results.stretches import _Stretch, _stretches
 from kg.extract.results.values import parse_value
-from kg.extract.results.words import _ACTORS, _FINITE
+from kg.extract.results.words import _ACTORS, _FINITE, _LISTING
 from kg.extract.sentences import sentence_words
 from kg.extract.title_names import TITLE
 
@@ -50,8 +50,6 @@ def _value_runs(doc: Doc, values: list[Span]) -> list[list[int]]:
             runs.append([i])
     return [run for run in runs if len(run) > 1]
 
-
-_LISTING = frozenset((",", "and", "or", "/"))
 
 
 def _listed_once_each(doc: Doc, sent: Span, ents: list[Span], values: list[Span],

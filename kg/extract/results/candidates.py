@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from spacy.tokens import Doc, Span
 
 from kg.extract.results.values import VALUE
-from kg.extract.results.words import _METRIC_GLUE, _SCORE_VERBS
+from kg.extract.results.words import _LISTING, _METRIC_GLUE, _SCORE_VERBS
 
 
 @dataclass(frozen=True)
@@ -58,8 +58,6 @@ def _listed_before(doc: Doc, candidate: Candidate, found: list[Candidate]) -> bo
     after = doc[value.end + 1]
     return any(c.kind == "bare" and c.start == after.idx for c in found)
 
-
-_LISTING = ("and", "or", ",", "/")
 
 
 def _listed_after(doc: Doc, start: int, found: list[Candidate]) -> bool:

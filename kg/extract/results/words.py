@@ -43,3 +43,6 @@ _OUTPERFORM = frozenset("outperforms outperform outperforming outperformed surpa
                         "surpassed beats beat beating exceeds exceed exceeding exceeded".split())
 #: Labels of the entities that state a result or are compared with (subject, baseline).
 _ACTORS = ("Method", "Model")
+
+#: Words between the items of a list of values (``3.08 or 2.52``, ``72.3%, 76.4% and 74.2%``).
+_LISTING = frozenset((",", "and", "or", "/"))
