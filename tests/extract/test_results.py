@@ -200,6 +200,11 @@ def test_a_result_no_clause_attributes_is_the_main_proposals(nlp):
         ("Zorblat achieves a PSNR of 32.03 dB on MS-COCO.", {"32.03 dB": "PSNR"}),
         # a hyphenated compound after the value is one phrase
         ("Zorblat reaches 80% state-of-the-art accuracy.", {"80%": "state-of-the-art accuracy"}),
+        # the short form a metric defines stands between it and its value
+        ("Zorblat improves the exact match (EM) score by 17.94 on SQuAD.", {"17.94": "exact match"}),
+        # bare values listed after a colon, each on a dataset, measure the metric before the colon
+        ("Zorblat achieves FID scores in line with the state of the art: 1.77 on CelebA, 1.93 on AFHQ and 2.72 on ImageNet.",
+         {"1.77": "FID scores", "1.93": "FID scores", "2.72": "FID scores"}),
     ],
 )
 def test_values_beside_other_numbers_names_and_compounds(nlp, text, values):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span
 
+from kg.extract.results.phrases import _past_short_form
 from kg.extract.results.values import VALUE
 from kg.extract.results.words import _LISTING, _METRIC_GLUE, _SCORE_VERBS
 
@@ -39,7 +40,7 @@ def result_candidates(doc: Doc, sent: Span, entities: list[Span]) -> list[Candid
             continue  # a number inside a name (GPT-4, ResNet-50, 8x7B); not a unit read as a metric (32.03 dB)
         candidate = Candidate(start, end, match.group(0), kind)
         if kind == "bare" and not (_next_to_metric(doc, start, end, metrics) or _after_score_verb(doc, start, end)
-                                   or _listed_after(doc, start, found)):
+                                   or _listed_after(doc, start, found) or _on_dataset(doc, start, end, entities)):
             unbound.append(candidate)
             continue
         found.append(candidate)
@@ -80,14 +81,24 @@ def _next_to_metric(doc: Doc, start: int, end: int, metrics: list[Span]) -> bool
     if value is None:
         return False
     for metric in metrics:
-        if 0 <= value.start - metric.end <= 3 and all(
-            t.lower_ in _METRIC_GLUE or t.is_punct for t in doc[metric.end:value.start]
-        ):
+        glue = _past_short_form(doc[metric.end:value.start])
+        if 0 <= len(glue) <= 3 and metric.end <= value.start and all(t.lower_ in _METRIC_GLUE or t.is_punct for t in glue):
             return True
         if 0 <= metric.start - value.end <= 3 and all(t.lower_ in _VALUE_METRIC_GLUE for t in
                                                        doc[value.end:metric.start]):
             return True
     return False
+
+
+def _on_dataset(doc: Doc, start: int, end: int, entities: list[Span]) -> bool:
+    """``FID scores ...: 1.77 on CelebA-64, 1.93 on AFHQv2``: a bare number right before ``on`` a
+    dataset, in a sentence that names a metric before it."""
+    value = _tokens(doc, start, end)
+    if value is None or value.end + 1 >= len(doc) or doc[value.end].lower_ not in ("on", "for"):
+        return False
+    after = doc[value.end + 1].idx
+    return (any(e.label_ == "Dataset" and e.start_char == after for e in entities)
+            and any(e.label_ == "Metric" and e.sent == value.sent and e.end <= value.start for e in entities))
 
 
 def _after_score_verb(doc: Doc, start: int, end: int) -> bool:

@@ -32,6 +32,14 @@ def _noun_phrase_from(doc: Doc, sent: Span, i: int) -> Span | None:
     return doc[i:end] if end > i and doc[end - 1].pos_ in ("NOUN", "PROPN") else None
 
 
+def _past_short_form(tokens: Span) -> list[Token]:
+    """The tokens after a name without the short form it defines there: ``exact match (EM) score``."""
+    words = list(tokens)
+    if len(words) >= 3 and words[0].text == "(" and words[2].text == ")" and any(c.isupper() for c in words[1].text):
+        return words[3:]
+    return words
+
+
 def _name(span: Span) -> str:
     return " ".join(span.text.split())
 
