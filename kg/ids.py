@@ -124,12 +124,24 @@ def singular_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """Normalise a surface name: case, hyphens and spaces, a plural last word, letter-digit joins
-    (a name's trailing ``+`` counts: ``LoRA+`` and ``PointNet++`` are other methods than ``LoRA``, ``PointNet``)."""
-    text = singular_name(" ".join(unicodedata.normalize("NFKC", name).split())).lower()
+    """Normalise a surface name: case, accents on Latin letters (``Schrödinger``, ``Schrodinger``),
+    hyphens and spaces, a plural last word, letter-digit joins (a name's trailing ``+`` counts:
+    ``LoRA+`` and ``PointNet++`` are other methods than ``LoRA``, ``PointNet``)."""
+    text = singular_name(" ".join(_without_accents(unicodedata.normalize("NFKC", name)).split())).lower()
     text = _LETTER_DIGIT.sub(" ", text)
     text = _TRAILING_PLUS.sub(lambda plus: " plus" * len(plus.group()), text)  # LoRA+ is not LoRA
     return _NON_ALNUM.sub("-", text).strip("-")
+
+
+def _without_accents(text: str) -> str:
+    """Latin letters without their accents; other scripts' marks are kept (they spell the word)."""
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFD", text):
+        if not (unicodedata.combining(char) and kept and "a" <= kept[-1].lower() <= "z"):
+            kept.append(char)
+    return unicodedata.normalize("NFC", "".join(kept))
 
 
 def entity_id(key: str) -> str:

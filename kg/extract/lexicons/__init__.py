@@ -99,8 +99,15 @@ def term_key(name: str) -> str:
 def _terms() -> dict[str, int]:
     import gzip
 
+    from kg.ids import name_key
+
+    counts: dict[str, int] = {}
     with gzip.open(_resource(_TERMS), "rt", encoding="utf-8") as handle:
-        return {key: int(n) for key, n in (line.rstrip("\n").split("\t") for line in handle)}
+        for key, n in (line.rstrip("\n").split("\t") for line in handle):
+            if not key.isascii():  # counted before keys lost their accents: Schrödinger is Schrodinger
+                key = ("^" if key.startswith("^") else "") + name_key(key.lstrip("^"))
+            counts[key] = counts.get(key, 0) + int(n)
+    return counts
 
 
 def term_frequency(name: str) -> int:
@@ -109,6 +116,8 @@ def term_frequency(name: str) -> int:
     >>> term_frequency("reinforcement learning") > 100, term_frequency("Zorblatrix")
     (True, 0)
     >>> term_frequency("GOLD") < term_frequency("gold")  # an acronym is counted apart
+    True
+    >>> term_frequency("Schrödinger bridge") == term_frequency("Schrodinger bridge") > 0
     True
     """
     return _terms().get(term_key(name), 0)
