@@ -107,6 +107,8 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("Specifically, the average improvement of Zorblat is 7% over Plinko.", "7%", "average improvement"),
         ("For instance, the solving rate of Zorblat outperforms the current best by 9% on MS-COCO.", "9%",
          "solving rate"),
+        # improving another method by a margin, the measure unnamed
+        ("We propose Zorblat. Zorblat improves YOLO by 10% for object detection.", "10%", "improvement"),
     ],
 )
 def test_the_metric_is_what_the_value_measures(nlp, text, value, metric):
@@ -175,6 +177,15 @@ def test_values_listed_together_take_the_entities_listed_with_them(nlp, text, da
 def test_each_value_takes_the_dataset_of_its_own_clause(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat gains 8.0% on CIFAR-100 and 0.7% on ImageNet.")
     assert (found["8.0%"]["dataset"], found["0.7%"]["dataset"]) == ("CIFAR-100", "ImageNet")
+
+
+@pytest.mark.parametrize("text", [
+    "We propose Zorblat, a new optimizer. Experiments with BERT and GPT-2 show a gain of 5% in accuracy.",
+    "We propose Zorblat, a new optimizer. Experiments with Proximal Policy Optimization (PPO) and GPT-2 show "
+    "a gain of 5% in accuracy.",
+])
+def test_actors_listed_in_a_phrase_are_not_the_subject(nlp, text):
+    assert by_value(nlp, text)["5%"]["subject"] == "Zorblat"
 
 
 def test_a_result_no_clause_attributes_is_the_main_proposals(nlp):

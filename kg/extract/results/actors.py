@@ -50,7 +50,7 @@ def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous
     actors = [e for e in ents if e.label_ in _ACTORS and stretch.left <= e.start and e.end <= value.start]
     for actor in sorted(actors, key=lambda e: -e.start):
         between = doc[actor.end:value.start]
-        if _in_phrase(doc, sent, actor) and not _relative_clause(between):
+        if _in_phrase(doc, sent, actor, ents) and not _relative_clause(between):
             continue
         if _baseline_marked(doc, sent, actor) and not _relative_clause(between):
             continue
@@ -63,12 +63,31 @@ def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous
     return main
 
 
-def _in_phrase(doc: Doc, sent: Span, actor: Span) -> bool:
-    """The actor is inside a prepositional phrase (``with X``, ``on the X``), not a clause's subject."""
+def _in_phrase(doc: Doc, sent: Span, actor: Span, ents: list[Span]) -> bool:
+    """The actor is inside a prepositional phrase (``with X``, ``on the X``, ``on Y and X``), not a
+    clause's subject."""
     i = actor.start - 1
-    while i >= sent.start and doc[i].pos_ in ("DET", "ADJ", "PRON") and actor.start - i <= 3:
-        i -= 1
+    while True:
+        while i >= sent.start and doc[i].pos_ in ("DET", "ADJ", "PRON") and actor.start - i <= 3:
+            i -= 1
+        if i < sent.start or doc[i].lower_ not in ("and", "or", ",", "("):
+            break
+        # ``on Y and X``, ``on Traveling Salesman Problem (TSP) and X``, ``with Y (X)``: X is in Y's phrase
+        end = i if doc[i].text == "(" else _before_parentheses(doc, sent, i)
+        listed = next((e for e in ents if e.end == end and e.start >= sent.start), None)
+        if listed is None:
+            break
+        i, actor = listed.start - 1, listed
     return i >= sent.start and doc[i].lower_ in _PREPOSITIONS
+
+
+def _before_parentheses(doc: Doc, sent: Span, i: int) -> int:
+    """The end of what stands before token ``i``, past a parenthesis closed right before it."""
+    if i - 1 >= sent.start and doc[i - 1].text == ")":
+        opening = next((j for j in range(i - 2, max(sent.start, i - 8) - 1, -1) if doc[j].text == "("), None)
+        if opening is not None:
+            return opening
+    return i
 
 
 def _relative_clause(between: Span) -> bool:

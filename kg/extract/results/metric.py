@@ -29,6 +29,8 @@ _NAMELY = ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
 _COORDINATING = frozenset((",", "and", "or", "/", "%", "respectively"))
 #: Heads of a measure a clause's subject can name (``the solving rate of X is``).
 _RATES = frozenset("rate rates score scores ratio performance".split())
+#: Verbs of improving something by a margin (``S-CLIP improves CLIP by 10%``).
+_IMPROVE = frozenset("improve improves improved improving boost boosts boosted boosting".split())
 #: Words between a margin and its ``by`` (``by a margin of about 5%``).
 _BY_MARGIN = _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}
 
@@ -236,14 +238,14 @@ def _illustrated(c: _Context) -> tuple | None:
 
 
 def _outperforms_by(c: _Context) -> tuple | None:
-    """``outperforms X by 5%``: an improvement over X."""
+    """``outperforms X by 5%``, ``improves X by 5%``: an improvement over X."""
     doc, value, left = c.doc, c.stretch.value, c.stretch.left
     i = value.start - 1
     while i > left and doc[i].lower_ in _BY_MARGIN:
         i -= 1
     by = doc[value.start - 1].lower_ in ("by", "of") or any(t.lower_ == "by" for t in doc[i:value.start])
-    if by and any(t.lower_ in _OUTPERFORM for t in doc[left:i + 1]):
-        return None, "improvement", "up"
+    if by and any(t.lower_ in _OUTPERFORM or t.lower_ in _IMPROVE for t in doc[left:i + 1]):
+        return None, "improvement", "up"  # ``improves CLIP by 10%``, the measure unnamed
     return None
 
 
