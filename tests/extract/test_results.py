@@ -56,6 +56,8 @@ def test_parse_value(text, value, number, unit, delta):
         ("training is 1-2 orders of magnitude faster", "1-2 orders of magnitude"),
         ("it raises the speedup to 2.3-2.8×", "2.3-2.8×"),  # "up to" starts a word, not inside "speedup"
         ("a speed-up of up to 3x", "up to 3x"),
+        ("it obtains 3--8% higher accuracy", "3--8%"),  # LaTeX's en dash
+        ("it processes 183 -- 711 times more samples", "183 -- 711 times"),
     ],
 )
 def test_value_shapes(text, found):

@@ -14,7 +14,7 @@ _APPROX = (r"(?:(?:(?<!\w)(?:up to|over|more than|nearly|almost|around|about|app
            r"~|∼|≈|>|<|≥|≤)\s*)*")
 _WORD_NUMBER = r"(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|several|multiple)"
 _ARROW = r"(?:→|->|⇒|⟶|-->)"
-_RANGE = r"(?:\s?(?:-|–|−|~|∼)\s?|\s(?:to)\s)"
+_RANGE = r"(?:\s?(?:--|-|–|−|~|∼)\s?|\s(?:to)\s)"  # ``3--8%``: LaTeX writes a range with --
 VALUE = re.compile(
     rf"{_APPROX}(?:"
     rf"(?P<from>from\s{_NUM}{_UNIT}?[KMB]?\sto\s{_NUM}{_UNIT}?[KMB]?(?!\w|\.\d))"
