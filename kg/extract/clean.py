@@ -49,6 +49,8 @@ _TOKEN = re.compile(
     r"|(?P<underscored>(?<![\w$\\{^_])_(?P<underscored_text>[A-Za-z][^_$\n]{0,80}?(?<=[^\s\\]))_(?![\w_]))"
     r"|(?P<quotes>``|'')"
     r"|(?P<tilde>(?<=\S)~(?=\S))"
+    # ``CIFAR100.The code``: a sentence glued to the one before it (not ``www.Foo.org``)
+    r"|(?P<glued>(?<=[a-z0-9)\]])\.(?=[A-Z][a-z]+(?:[\s,;:]|$)))"
     r"|(?P<brace>[{}])"
 )
 _ESCAPE = re.compile(r"\\\\?([%&_#$])")
@@ -155,6 +157,12 @@ def _command(out: _Builder, raw: str, match: re.Match) -> None:
     out.replace(text, match.start(), match.end())
 
 
+def _glued(out: _Builder, raw: str, match: re.Match) -> None:
+    """``CIFAR100.The``: a space after the period, unless the word is part of an address."""
+    word = raw[max(raw.rfind(" ", 0, match.start()), raw.rfind("\n", 0, match.start())) + 1:match.start()]
+    out.replace("." if "/" in word or "@" in word else ". ", match.start(), match.end())
+
+
 def _mark(out: _Builder, raw: str, match: re.Match) -> None:
     """``**`` or ``*``: opens an emphasis span of its kind, or closes the open one (if not empty)."""
     kind = match.lastgroup
@@ -178,6 +186,7 @@ _HANDLERS = {
     "italic": _mark,
     "quotes": _replace_with('"'),
     "tilde": _replace_with(" "),
+    "glued": _glued,
 }
 
 

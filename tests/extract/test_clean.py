@@ -20,6 +20,9 @@ from kg.extract.clean import clean_text, find_urls
         (r"a CIoU of $\textbf{90.4\%}$", "a CIoU of 90.4%"),  # an escape inside a style command
         (r"only $25\\%$ of it", "only 25% of it"),  # an escape escaped twice
         ("plain text stays", "plain text stays"),
+        # a sentence glued to the one before it gets its space; an address keeps its period
+        ("on CIFAR100.The code is at github.com/Foo/Bar.Baz now", "on CIFAR100. The code is at github.com/Foo/Bar.Baz now"),
+        ("in physics.We observe, e.g. on Foo.org", "in physics. We observe, e.g. on Foo.org"),
     ],
 )
 def test_clean_text_removes_markup(raw, clean):
@@ -34,6 +37,7 @@ def test_clean_text_removes_markup(raw, clean):
         (r"see~\url{https://x.org/a}.", "https://x.org/a"),
         (r"a 4.5$\times$ speedup", "speedup"),
         (r"a CIoU of $\textbf{90.4\%}$ here", "here"),
+        ("on CIFAR100.The code", "code"),
     ],
 )
 def test_clean_text_maps_spans_back_to_raw(raw, word):
