@@ -109,6 +109,13 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("Specifically, the average improvement of Zorblat is 7% over Plinko.", "7%", "average improvement"),
         ("For instance, the solving rate of Zorblat outperforms the current best by 9% on MS-COCO.", "9%",
          "solving rate"),
+        # measure words the tagger misreads (mean as a verb, overhead as an adverb), a share of resources
+        ("Zorblat achieves 198% mean human performance.", "198%", "mean human performance"),
+        ("Zorblat gives up to 38% accuracy improvement and 10x reduced overhead.", "10x", "overhead"),
+        ("Zorblat uses only 25% of the computational resources of Plinko.", "25%", "computational resources"),
+        # adjectives coordinated before the measure
+        ("Zorblat achieves 9.98x and 3.88x online and total communication reduction.", "3.88x",
+         "online and total communication"),
         # improving another method by a margin, the measure unnamed
         ("We propose Zorblat. Zorblat improves YOLO by 10% for object detection.", "10%", "improvement"),
     ],

@@ -22,7 +22,7 @@ _MEASURES = _LOWER_BETTER | _HIGHER_BETTER | frozenset(
     "length lengths horizon window capacity depth width resolution size".split())
 _COMPARATIVES = frozenset("faster quicker fewer less lower higher more smaller larger better".split())
 #: Head nouns of a measure a value can be a share of (``4.55% of its inference cost``).
-_SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
+_SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance", "resources"}
 #: Words that introduce examples of a noun phrase (``gains, namely 5% -> 45.3%``).
 _NAMELY = ("namely", "i.e.", "e.g.", "e.g", "i.e", "such", "including")
 #: Words between coordinated values (``83.1%, 84.3%, and 85.0%``).
