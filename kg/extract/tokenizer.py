@@ -2,7 +2,8 @@
 
 spaCy keeps a period attached after a digit and one capital (``7B.``), as it would
 after an initial; in abstracts that is a model size ending a sentence
-(``... with Llama-2-7B.``), so the period is split off. A dash written as ``---``,
+(``... with Llama-2-7B.``), so the period is split off; so it is after a hyphen and one
+capital (``ViT-B.``, ``ImageNet-R.``). A dash written as ``---``,
 ``--`` or ``—`` after a closing bracket stays glued in spaCy's rules
 (``(DLPA)---for``); it is split off, with the bracket, so the acronym stands alone.
 
@@ -16,6 +17,8 @@ Examples
 >>> nlp = add_scientific_suffixes()(spacy.blank("en"))
 >>> [t.text for t in nlp("We fine-tune Llama-2-7B.")][-2:]
 ['7B', '.']
+>>> [t.text for t in nlp("We test on ImageNet-R.")][-4:]
+['ImageNet', '-', 'R', '.']
 >>> [t.text for t in nlp("an algorithm---Dynamics Learning (DL)---for control")][1:]
 ['algorithm', '---', 'Dynamics', 'Learning', '(', 'DL', ')', '---', 'for', 'control']
 """
@@ -29,7 +32,7 @@ from spacy.util import compile_infix_regex, compile_suffix_regex, registry
 
 __all__ = ["add_scientific_suffixes"]
 
-SCIENTIFIC_SUFFIXES = (r"(?<=[0-9][A-Z])\.",)
+SCIENTIFIC_SUFFIXES = (r"(?<=[0-9][A-Z])\.", r"(?<=-[A-Z])\.")
 SCIENTIFIC_INFIXES = (r"(?<=[A-Za-z)\]])(?:---|--|—)(?=[A-Za-z(\[])", r"[)\]](?=(?:---|--|—))")
 CACHE_SIZE = 200_000
 
