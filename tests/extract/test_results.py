@@ -116,6 +116,10 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         # adjectives coordinated before the measure
         ("Zorblat achieves 9.98x and 3.88x online and total communication reduction.", "3.88x",
          "online and total communication"),
+        # a lone change noun after the value is a change of the measure the sentence improves
+        ("Zorblat improves top-1 accuracy beyond earlier methods, with a 3.08% improvement over Plinko.", "3.08%",
+         "top-1 accuracy"),
+        ("Zorblat gives a 10% improvement.", "10%", "improvement"),
         # improving another method by a margin, the measure unnamed
         ("We propose Zorblat. Zorblat improves YOLO by 10% for object detection.", "10%", "improvement"),
     ],

@@ -114,7 +114,15 @@ def _comparative(c: _Context) -> tuple | None:
 
 
 def _nouns_right_after(c: _Context) -> tuple | None:
-    """``by 10.86% accuracy points``: a noun right after the value says what it measures."""
+    """``by 10.86% accuracy points``: a noun right after the value says what it measures; a lone
+    change noun (``a 3.08% improvement``) waits for the rules after it (:func:`_lone_change`)."""
+    phrase = _noun_after(c.doc, c.sent, c.stretch.value)
+    return (None, phrase, c.change) if phrase and not _CHANGE_NOUNS.match(phrase) else None
+
+
+def _lone_change(c: _Context) -> tuple | None:
+    """``improves top-1 accuracy ..., with a 3.08% improvement``: no rule found what the change is
+    of, so it is an improvement (a gain, a reduction)."""
     phrase = _noun_after(c.doc, c.sent, c.stretch.value)
     return (None, phrase, c.change) if phrase else None
 
@@ -307,7 +315,7 @@ def _before_colon(c: _Context) -> tuple | None:
 _METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _nouns_right_after, _share_of,
                  _speed_up, _metric_named_after, _changed_before,
                  _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _subject_of_clause,
-                 _outperforms_by, _before_parenthesis, _before_colon)
+                 _outperforms_by, _before_parenthesis, _before_colon, _lone_change)
 
 
 def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:
