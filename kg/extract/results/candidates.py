@@ -82,7 +82,7 @@ def _next_to_metric(doc: Doc, start: int, end: int, metrics: list[Span]) -> bool
         return False
     for metric in metrics:
         glue = _past_short_form(doc[metric.end:value.start])
-        if 0 <= len(glue) <= 3 and metric.end <= value.start and all(t.lower_ in _METRIC_GLUE or t.is_punct for t in glue):
+        if metric.end <= value.start and len(glue) <= 3 and all(t.lower_ in _METRIC_GLUE or t.is_punct for t in glue):
             return True
         if 0 <= metric.start - value.end <= 3 and all(t.lower_ in _VALUE_METRIC_GLUE for t in
                                                        doc[value.end:metric.start]):

@@ -9,7 +9,8 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.results.direction import _change
 from kg.extract.results.phrases import (
-    _generic_head, _in_or_of, _past_short_form, _measured_before, _name, _noun_after, _noun_phrase_ending, _noun_phrase_from,
+    _generic_head, _in_or_of, _measured_before, _name, _noun_after, _noun_phrase_ending, _noun_phrase_from,
+    _past_short_form,
 )
 from kg.extract.results.stretches import _Stretch
 from kg.extract.results.words import (

@@ -86,6 +86,12 @@ _PHRASE_ENDS = _PREPOSITIONS | {"than", "and", "or", "vs", "vs.", "versus"}
 _QUALIFIERS = ("relative", "absolute", "average", "overall")
 
 
+#: Words of a measure whatever the tagger calls them (``198% mean human performance``, ``10x reduced
+#: overhead``: *mean* read as a verb, *overhead* as an adverb).
+_STATISTICS = frozenset(("mean", "median", "average"))
+_MEASURE_NOUNS = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
+
+
 def _measure_words(following: Span) -> list[Token]:
     """The nouns at the start of ``following`` (adjectives and participles inside), without the
     adjectives at the end and the units, participles and comparatives at the start
@@ -104,12 +110,6 @@ def _measure_words(following: Span) -> list[Token]:
                      or not any(c.isalpha() for c in words[0].text)):
         words.pop(0)
     return words
-
-
-#: Words of a measure whatever the tagger calls them (``198% mean human performance``, ``10x reduced
-#: overhead``: *mean* read as a verb, *overhead* as an adverb).
-_STATISTICS = frozenset(("mean", "median", "average"))
-_MEASURE_NOUNS = _LOWER_BETTER | _HIGHER_BETTER | {"performance"}
 
 
 def _in_measure(token: Token, words: list[Token]) -> bool:
