@@ -90,8 +90,30 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         # the metric after the value, not the baseline before it
         ("We propose Zorblat. Zorblat exceeds prior agents by 4% for the success rate.", "4%", "success rate"),
         ("We propose Zorblat. It surpasses earlier neural policies by 12% on the F1 score.", "12%", "F1 score"),
-        # a phrase never starts inside a compound (not "art score")
-        ("We propose Zorblat. Its BLEU score surpasses the state-of-the-art score by 9%.", "9%", "improvement"),
+        # a margin is of what is outperformed, or of what the value before it measures
+        ("We propose Zorblat. Zorblat outperforms the previous state-of-the-art top-1 accuracy by a margin of "
+         "2.5%.", "2.5%", "top-1 accuracy"),
+        ("We propose Zorblat. Zorblat achieves 75.67% robust accuracy on CIFAR-10, surpassing the previous "
+         "adversarial training models by +4.77%.", "+4.77%", "robust accuracy"),
+        ("We propose Zorblat. Zorblat outperforms Plinko by a margin of 2.5% on CIFAR-10.", "2.5%", "improvement"),
+        ("We propose Zorblat. It reaches 85% accuracy and 0.19 SSIM, outperforming the state of the art by 45%.",
+         "45%", "improvement"),
+        ("We propose Zorblat. Zorblat tunes a 7B model, with a margin of 3.1% on GSM8K over Plinko.", "3.1%",
+         "margin"),
+        # what is compared, or where, is not what is measured
+        ("We propose Zorblat. Zorblat surpasses the RL baseline on eight reasoning tasks by 4.1 points on average.",
+         "4.1 points on average", "improvement"),
+        ("We propose Zorblat. Zorblat outperforms existing SOTA label-only MI attacks by more than 15%.",
+         "more than 15%", "improvement"),
+        ("We propose Zorblat. Zorblat boosts performance on tasks including segmentation, depth estimation, and "
+         "others by up to 14.9%.", "up to 14.9%", "improvement"),
+        # the measure named after the value, or before the comparison
+        ("We propose Zorblat. Zorblat outperforms the baselines by an average of 29% in accumulated reward on "
+         "Mujoco tasks.", "an average of 29%", "accumulated reward"),
+        ("We propose Zorblat. Specifically for ImageNet zero-shot accuracy, Zorblat outperforms CLIP by 8.2%.",
+         "8.2%", "zero-shot accuracy"),
+        # a phrase never starts inside a compound (not "art score"); what surpasses is the sentence's one metric
+        ("We propose Zorblat. Its BLEU score surpasses the state-of-the-art score by 9%.", "9%", "BLEU score"),
         # values coordinated before one metric all measure it
         ("Our Zorblat models achieve 81.2%, 82.4%, and 83.0% top-1 accuracy, respectively.", "81.2%",
          "top-1 accuracy"),
@@ -105,7 +127,9 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         # the measure before "on" the place it is measured, not the place
         ("Zorblat improves the accuracy on long-range graph benchmarks by at least 8.5%.", "at least 8.5%",
          "accuracy"),
-        # the measure the clause's subject names
+        # the measure the clause's subject names, in the clause nearest the value
+        ("We propose Zorblat. We estimate that human performance also plateaus near 90% on CIFAR-10.",
+         "90%", "human performance"),
         ("Specifically, the average improvement of Zorblat is 7% over Plinko.", "7%", "average improvement"),
         ("For instance, the solving rate of Zorblat outperforms the current best by 9% on MS-COCO.", "9%",
          "solving rate"),
@@ -163,6 +187,12 @@ def test_the_baseline_states_its_own_score(nlp):
                           "surpassing the previous state-of-the-art GPT-4 that achieves 80%.")
     assert found["91%"]["subject"] == "Zorblat" and found["91%"]["baseline"] == "GPT-4"
     assert found["80%"]["subject"] == "GPT-4" and found["80%"]["metric"] == found["91%"]["metric"]
+
+
+def test_a_value_an_actor_owns_is_its_own(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat achieves 198% mean human performance on Atari, higher "
+                          "than the state-of-the-art EfficientZero's 194%, while using only 25% of its compute.")
+    assert [found[v]["subject"] for v in ("198%", "194%", "25%")] == ["Zorblat", "EfficientZero", "Zorblat"]
 
 
 def test_values_listed_respectively(nlp):

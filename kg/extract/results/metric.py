@@ -32,6 +32,10 @@ _COORDINATING = frozenset((",", "and", "or", "/", "%", "respectively"))
 _RATES = frozenset("rate rates score scores ratio performance".split())
 #: Verbs of improving something by a margin (``S-CLIP improves CLIP by 10%``).
 _IMPROVE = frozenset("improve improves improved improving boost boosts boosted boosting".split())
+#: Words that open a clause inside a sentence (``we show that``, ``but``).
+_CLAUSE_OPENERS = frozenset("that but while whereas".split())
+#: The metric of a change over something, the measure unnamed (``outperforms X by 5%``).
+IMPROVEMENT = "improvement"
 #: Words between a margin and its ``by`` (``by a margin of about 5%``).
 _BY_MARGIN = _APPROX_WORDS | {"by", "a", "an", "average", "margin", "of"}
 
@@ -197,7 +201,20 @@ def _object_of_change(c: _Context) -> tuple | None:
 
 
 def _of_before(c: _Context) -> tuple | None:
-    """``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``."""
+    """``an average improvement of about 1.4%``, ``a mean human performance of 126.7%``; a margin
+    waits for the rules after it (:func:`_margin`)."""
+    found = _phrase_of(c)
+    return found if found is not None and not _margin_phrase(found[1]) else None
+
+
+def _margin(c: _Context) -> tuple | None:
+    """``with a margin of 3.1% over X``: no rule found what the margin is of."""
+    found = _phrase_of(c)
+    return found if found is not None and _margin_phrase(found[1]) else None
+
+
+def _phrase_of(c: _Context) -> tuple | None:
+    """The phrase before *of* right before the value, unless it names what is compared."""
     doc, sent = c.doc, c.sent
     i = c.stretch.value.start - 1
     while i > sent.start and doc[i].lower_ in _APPROX_WORDS:
@@ -206,6 +223,10 @@ def _of_before(c: _Context) -> tuple | None:
         return None
     found = c.named(_noun_phrase_ending(doc, sent, i))
     return found if found is not None and not _generic_head(found[1]) else None
+
+
+def _margin_phrase(name: str) -> bool:
+    return name.lower().split()[-1] in ("margin", "margins")
 
 
 def _in_terms_of(c: _Context) -> tuple | None:
@@ -253,20 +274,58 @@ def _outperforms_by(c: _Context) -> tuple | None:
     while i > left and doc[i].lower_ in _BY_MARGIN:
         i -= 1
     by = doc[value.start - 1].lower_ in ("by", "of") or any(t.lower_ == "by" for t in doc[i:value.start])
-    if by and any(t.lower_ in _OUTPERFORM or t.lower_ in _IMPROVE for t in doc[left:i + 1]):
-        return None, "improvement", "up"  # ``improves CLIP by 10%``, the measure unnamed
+    verb = next((j for j in range(i, left - 1, -1) if doc[j].lower_ in _OUTPERFORM or doc[j].lower_ in _IMPROVE),
+                None)
+    if not by or verb is None:
+        return None
+    compared = [m for m in c.metrics if verb < m.start and m.end <= i + 1]
+    if compared:  # ``outperforms the previous state-of-the-art top-1 accuracy by 2.5%``
+        return c.bound(compared[-1])
+    before = [m for m in c.metrics if c.sent.start <= m.start and m.end <= verb]
+    if before and len({m.text.lower() for m in before}) == 1:  # ``For zero-shot accuracy, X outperforms Y by 8%``
+        return c.bound(before[-1])
+    return None, IMPROVEMENT, "up"  # ``improves CLIP by 10%``, the measure unnamed
+
+
+def _measure_after(c: _Context) -> tuple | None:
+    """``by 29% in accumulated reward``, ``by ~20% absolute on average in task performance``: the
+    measure named after the value (a Dataset or Task after *on* or *in* is where, not what)."""
+    doc, value = c.doc, c.stretch.value
+    i = value.end
+    while i < c.stretch.reach and doc[i].lower_ in ("absolute", "relative", "on", "average", "points", "point"):
+        i += 1
+    if i >= c.stretch.reach or doc[i].lower_ not in ("in", "on"):
+        return None
+    j = i + 1
+    while j < c.stretch.reach and doc[j].pos_ == "DET":
+        j += 1
+    if j >= c.stretch.reach:
+        return None
+    described = j + 1 if doc[j].tag_ in ("VBN", "VBG") else j  # ``accumulated reward``
+    phrase = _noun_phrase_from(doc, c.sent, described)
+    if phrase is not None:
+        phrase = doc[j:phrase.end]
+    if phrase is None or any(e.start < phrase.end and phrase.start < e.end and e.label_ != "Metric" for e in c.ents):
+        return None
+    if c.named(phrase)[0] is not None or phrase[-1].lower_ in _MEASURES | _RATES:
+        return c.named(phrase)
     return None
 
 
 def _subject_of_clause(c: _Context) -> tuple | None:
     """``the average improvement of X is 7%``, ``the solving rate of X outperforms Y by 9%``, ``the
-    increase in certified accuracy is up to 6.4%``: the measure the clause's subject names."""
+    increase in certified accuracy is up to 6.4%``: the measure the clause's subject names (the
+    clause nearest the value: ``we estimate that human performance plateaus near 90%``)."""
     doc, value = c.doc, c.stretch.value
-    verb = next((i for i in range(c.stretch.left, value.start)  # ``outperforms`` whatever its tag
-                 if doc[i].tag_ in _FINITE or doc[i].lower_ in _OUTPERFORM), None)
-    if verb is None:
+    verbs = [i for i in range(c.stretch.left, value.start)  # ``outperforms`` whatever its tag
+             if doc[i].tag_ in _FINITE or doc[i].lower_ in _OUTPERFORM]
+    if not verbs:
         return None
-    i = max([c.stretch.left] + [j + 1 for j in range(c.stretch.left, verb) if doc[j].text == ","])
+    verb = verbs[0]
+    if len(verbs) > 1 and any(doc[j].lower_ in _CLAUSE_OPENERS for j in range(verbs[0] + 1, verbs[-1])):
+        verb = verbs[-1]  # ``we estimate that human performance plateaus near 90%``
+    i = max([c.stretch.left] + [j + 1 for j in range(c.stretch.left, verb)
+                                if doc[j].text == "," or doc[j].lower_ in _CLAUSE_OPENERS])
     while i < verb and doc[i].pos_ in ("ADV", "PUNCT", "DET", "SCONJ", "CCONJ"):
         i += 1  # ``Specifically, the``
     end = i
@@ -316,7 +375,7 @@ def _before_colon(c: _Context) -> tuple | None:
 _METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _nouns_right_after, _share_of,
                  _speed_up, _metric_named_after, _changed_before,
                  _metric_right_before, _object_of_change, _of_before, _in_terms_of, _illustrated, _subject_of_clause,
-                 _outperforms_by, _before_parenthesis, _before_colon, _lone_change)
+                 _measure_after, _outperforms_by, _before_parenthesis, _before_colon, _lone_change, _margin)
 
 
 def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:

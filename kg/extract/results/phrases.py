@@ -13,7 +13,7 @@ from kg.extract.results.words import (
 _COUNT_NOUNS = frozenset("number amount fraction percentage share proportion count".split())
 _GENERIC_HEADS = frozenset("result results method methods baseline baselines approach approaches model models "
                            "art work works competitor competitors technique techniques counterpart "
-                           "counterparts state sota algorithm algorithms".split())
+                           "counterparts state sota algorithm algorithms others".split())
 
 
 def _generic_head(phrase: str) -> bool:
@@ -175,19 +175,32 @@ def _measured_by(doc: Doc, sent: Span, ents: list[Span], by: int) -> Span | None
     if phrase is None:
         return None
     phrase, first = _first_of(doc, sent, phrase)
-    before = doc[first - 1].lower_ if first > sent.start else ""
-    if before in _OUTPERFORM or before in _BASELINE_BEFORE or _generic_head(phrase.text) or any(
+    if _compared(doc, sent, first) or _generic_head(phrase.text) or any(
             e.label_ in _ACTORS and e.start < phrase.end <= e.end for e in ents):
         return None
     return phrase
+
+
+def _compared(doc: Doc, sent: Span, first: int) -> bool:
+    """The phrase starting at token ``first`` is what is compared: ``outperforms X``, ``than X``, past
+    the words that describe X (``outperforms existing SOTA label-only X``)."""
+    i = first - 1
+    while i > sent.start and first - i <= 6 and (
+            doc[i].pos_ in ("ADJ", "ADV", "NOUN", "PROPN", "DET", "NUM") or doc[i].tag_ == "VBG" or doc[i].text == "-") \
+            and doc[i].lower_ not in _OUTPERFORM | _BASELINE_BEFORE:
+        i -= 1
+    return i >= sent.start and doc[i].lower_ in _OUTPERFORM | _BASELINE_BEFORE
 
 
 def _first_of(doc: Doc, sent: Span, phrase: Span) -> tuple[Span, int]:
     """The phrase, or in ``A of phrase`` the A (``the WER of the model``; ``the number of steps``
     whole), with the token its determiners start at."""
     first = _determiners_before(doc, sent, phrase.start)
-    if first > sent.start + 1 and doc[first - 1].lower_ == "on":  # ``the accuracy on X``: X is a place
-        head = _noun_phrase_ending(doc, sent, first - 1)
+    counted = first
+    while counted > sent.start and doc[counted - 1].pos_ == "NUM":
+        counted -= 1  # ``on eight reasoning tasks``
+    if counted > sent.start + 1 and doc[counted - 1].lower_ == "on":  # ``the accuracy on X``: X is a place
+        head = _noun_phrase_ending(doc, sent, counted - 1)
         if head is not None:
             return head, _determiners_before(doc, sent, head.start)
     if first > sent.start + 1 and doc[first - 1].lower_ == "of":
