@@ -539,3 +539,27 @@ def test_a_variant_of_a_name_is_a_relation_candidate_wherever_the_two_are_writte
     assert ("quorbic descent", "Sparse quorbic descent", True) not in candidates  # the kind is the subject
     assert ("quorbic descent", "Plonk-Bench", True) not in candidates  # not a variant of each other
     assert "a_variant_of_b|Method>Method" in pair_features(doc, kind, base, doc[:5], True, set())
+
+
+def test_for_and_with_join_plain_capitalised_words_only(nlp):
+    picked = {text for text, _ in chosen(nlp, "To scale further, we propose a more suitable ZRB for QDG to reduce "
+                                              "the cost of each iteration.")}
+    assert "ZRB for QDG" not in picked and {"ZRB", "QDG"} <= picked
+    picked = {text for text, _ in chosen(nlp, "We propose Robust Planning for Sparse Rewards, a new method.")}
+    assert "Robust Planning for Sparse Rewards" in picked
+
+
+def test_a_run_a_short_form_defines_stays_whole_across_for_and_with(nlp):
+    picked = {text for text, _ in chosen(nlp, "At the heart of our approach is a framework, the QFL with Zorblat "
+                                              "Divergence (qFedZoD), that decouples the prior.")}
+    assert "QFL with Zorblat Divergence" in picked
+
+
+@pytest.mark.parametrize("text, name", [
+    ("To address these challenges, we propose the Zorb4Tools based on self-instruct to enable open LLMs to use "
+     "tools.", "Zorb4Tools"),
+    ("We showcase these algorithms in Plinkos — a decentralized system that serves BLOOM over the Internet.",
+     "Plinkos"),
+])
+def test_a_coined_name_of_any_shape_in_a_naming_slot_stays(nlp, text, name):
+    assert name in {text for text, _ in entities(annotate(nlp, text))}

@@ -18,11 +18,18 @@ OUR_NEW = (["our", "proposed"], ["our", "resulting"], ["our", "new"])
 
 
 def _described_after(doc: Doc, token: Token, after: list[str]) -> bool:
-    """A description follows the word: ``X, a ...`` mid-sentence, or an abstract opening ``X is a ...``."""
-    if after[:1] == [","] and after[1:] in (["a"], ["an"]) and token.i > token.sent.start:
+    """A description follows the word: ``X, a ...`` or ``X — a ...`` mid-sentence, or an abstract
+    opening ``X is a ...``."""
+    if after[:1] in ([","], ["—"], ["–"], ["--"]) and after[1:] in (["a"], ["an"]) and token.i > token.sent.start:
         return True
     i = token.i
     return i == 0 and after[:1] == ["is"] and doc[i + 2 : i + 3].text.lower() in ("a", "an")
+
+
+def _capitalised_word(token: Token) -> bool:
+    """A word of three letters or more that starts with a capital, digits and capitals inside allowed."""
+    text = token.text
+    return len(text) >= 3 and text[0].isupper() and text.isalnum() and not token.is_stop
 
 
 class NameCandidates:
@@ -53,10 +60,11 @@ class NameCandidates:
                         break
 
     def _naming_slots(self, doc: Doc):
-        """Capitalised words where a paper names something, whatever their shape:
-        ``dubbed X``, ``we propose X``, ``X, a novel ...``, an abstract opening ``X is a ...``."""
+        """Capitalised words where a paper names something, whatever their shape (``GPT4Tools``,
+        ``EmotionPrompt``): ``dubbed X``, ``we propose X``, ``X, a novel ...``, an abstract opening
+        ``X is a ...``."""
         for token in doc:
-            if not token.is_title or not token.is_alpha or len(token) < 3 or token.is_stop:
+            if not _capitalised_word(token):
                 continue
             i = token.i
             before = [t.lower_ for t in doc[max(0, i - 2) : i]]
@@ -110,13 +118,7 @@ class NameCandidates:
     def _title_words_end(self, doc: Doc, end: int, sent: Span) -> int:
         """Where capitalised words continuing a name end: dubbed Displacement Interpolation
         Transport Model, Fast and Forgetful Memory."""
-        while end < len(doc) and doc[end].sent == sent and (
-            self._is_title_word(doc[end])
-            or (doc[end].lower_ in ("and", "of", "for", "-") and end + 1 < len(doc)
-                and self._is_title_word(doc[end + 1]) and doc[end + 1].sent == sent)
-        ):
-            end += 1
-        return end
+        return self._title_run_end(doc, end, sent.end, ("and", "of", "for", "-"))
 
     def _shaped_names(self, doc: Doc):
         """Glued runs of tokens shaped like a name (``GNN-Diff``), with a head noun or size after them."""

@@ -19,6 +19,11 @@ _KIND_WORDS = {"task": "Task", "metric": "Metric"}
 _RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
 
 
+def _plain_capitalised(text: str) -> bool:
+    """``Learning``, not ``SOTA``, ``ViTs`` or ``Fed3R``."""
+    return text[:1].isupper() and text[1:].isalpha() and text[1:].islower()
+
+
 def _is_degree(token: Token) -> bool:
     """A word saying how much or how good, not what is measured: ``higher``, ``reduced``,
     ``noticeable``; a relational adjective stays (``scientific accuracy``)."""
@@ -40,13 +45,7 @@ class PhraseCandidates:
                 if not self._is_title_word(doc[i]) or i == sent.start:
                     i += 1
                     continue
-                end = i
-                while end < sent.end and (
-                    self._is_title_word(doc[end])
-                    or (doc[end].text in ("-", "of", "for", "with") and end + 1 < sent.end
-                        and self._is_title_word(doc[end + 1]))
-                ):
-                    end += 1
+                end = self._title_run_end(doc, i, sent.end, ("-", "of", "for", "with"))
                 if end - i >= 2 and not (
                     doc[end - 1].lower_.endswith(self.vocab.adjective_endings)
                     and type_of_phrase(doc[i:end], self.vocab) is None
@@ -60,6 +59,25 @@ class PhraseCandidates:
                         PRIORITY_NAME if named else PRIORITY_TITLE,
                     )
                 i = end
+
+    def _title_run_end(self, doc: Doc, start: int, limit: int, glue: tuple[str, ...]) -> int:
+        """Where capitalised words from ``start``, joined by ``glue`` words, end. ``Reinforcement
+        Learning with Experience Memory`` is one name, ``TGT with SOTA`` and ``BRO for DCG`` are two:
+        *for* and *with* join plain capitalised words only, unless the whole run is defined by the
+        short form after it (``PFL with Bregman Divergence (pFedBreD)``)."""
+        def run(strict: bool) -> int:
+            end = start
+            while end < limit and (
+                self._is_title_word(doc[end])
+                or (doc[end].lower_ in glue and end + 1 < limit and self._is_title_word(doc[end + 1])
+                    and not (strict and doc[end].lower_ in ("for", "with")
+                             and not (_plain_capitalised(doc[end - 1].text) and _plain_capitalised(doc[end + 1].text))))
+            ):
+                end += 1
+            return end
+
+        end, whole = run(True), run(False)
+        return whole if whole != end and whole < limit and doc[whole].text == "(" else end
 
     @staticmethod
     def _is_title_word(token: Token) -> bool:
