@@ -541,12 +541,14 @@ def test_a_variant_of_a_name_is_a_relation_candidate_wherever_the_two_are_writte
     assert "a_variant_of_b|Method>Method" in pair_features(doc, kind, base, doc[:5], True, set())
 
 
-def test_for_and_with_join_plain_capitalised_words_only(nlp):
+def test_and_for_and_with_join_plain_capitalised_words_only(nlp):
     picked = {text for text, _ in chosen(nlp, "To scale further, we propose a more suitable ZRB for QDG to reduce "
                                               "the cost of each iteration.")}
     assert "ZRB for QDG" not in picked and {"ZRB", "QDG"} <= picked
     picked = {text for text, _ in chosen(nlp, "We propose Robust Planning for Sparse Rewards, a new method.")}
     assert "Robust Planning for Sparse Rewards" in picked
+    picked = {text for text, _ in chosen(nlp, "We propose ZorbRainbow and ZorbRainbow-Exp, which beat the baselines.")}
+    assert "ZorbRainbow and ZorbRainbow-Exp" not in picked
 
 
 def test_a_run_a_short_form_defines_stays_whole_across_for_and_with(nlp):

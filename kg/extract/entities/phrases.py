@@ -62,15 +62,16 @@ class PhraseCandidates:
 
     def _title_run_end(self, doc: Doc, start: int, limit: int, glue: tuple[str, ...]) -> int:
         """Where capitalised words from ``start``, joined by ``glue`` words, end. ``Reinforcement
-        Learning with Experience Memory`` is one name, ``TGT with SOTA`` and ``BRO for DCG`` are two:
-        *for* and *with* join plain capitalised words only, unless the whole run is defined by the
-        short form after it (``PFL with Bregman Divergence (pFedBreD)``)."""
+        Learning with Experience Memory`` and ``Fast and Forgetful Memory`` are one name each; ``TGT
+        with SOTA``, ``BRO for DCG`` and ``AdaSPS and AdaSLS`` are two: *and*, *for* and *with* join
+        plain capitalised words only, unless the whole run is defined by the short form after it
+        (``PFL with Bregman Divergence (pFedBreD)``)."""
         def run(strict: bool) -> int:
             end = start
             while end < limit and (
                 self._is_title_word(doc[end])
                 or (doc[end].lower_ in glue and end + 1 < limit and self._is_title_word(doc[end + 1])
-                    and not (strict and doc[end].lower_ in ("for", "with")
+                    and not (strict and doc[end].lower_ in ("and", "for", "with")
                              and not (_plain_capitalised(doc[end - 1].text) and _plain_capitalised(doc[end + 1].text))))
             ):
                 end += 1
