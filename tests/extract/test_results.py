@@ -100,6 +100,10 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
          "45%", "improvement"),
         ("We propose Zorblat. Zorblat tunes a 7B model, with a margin of 3.1% on GSM8K over Plinko.", "3.1%",
          "margin"),
+        # a list of values takes the metric after its last, back along the list
+        ("We propose Zorblat. Zorblat achieves 9.0%, 26.3%, 20.1% and 12.2% performance gain on four tasks.",
+         "9.0%", "performance"),
+        ("We propose Zorblat. Zorblat boosts Plinko's performance by a relative 41.4%.", "41.4%", "performance"),
         # what is compared, or where, is not what is measured
         ("We propose Zorblat. Zorblat surpasses the RL baseline on eight reasoning tasks by 4.1 points on average.",
          "4.1 points on average", "improvement"),

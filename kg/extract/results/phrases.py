@@ -165,7 +165,8 @@ def _measured_before(doc: Doc, sent: Span, ents: list[Span], value: Span) -> Spa
 
 
 #: Words between a value and the *by* before it (``by a factor of up to``).
-_BY_WORDS = _APPROX_WORDS | {"by", "of", "a", "an", "the", "factor", "on", "average", "than", "more", "to", "up"}
+_BY_WORDS = _APPROX_WORDS | {"by", "of", "a", "an", "the", "factor", "on", "average", "than", "more", "to", "up",
+                              "relative", "absolute"}
 
 
 def _measured_by(doc: Doc, sent: Span, ents: list[Span], by: int) -> Span | None:
