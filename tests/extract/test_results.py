@@ -114,6 +114,9 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         # the measure named after the value, or before the comparison
         ("We propose Zorblat. Zorblat outperforms the baselines by an average of 29% in accumulated reward on "
          "Mujoco tasks.", "an average of 29%", "accumulated reward"),
+        ("We propose Zorblat. Zorblat outperforms the baselines by 29% on accumulated reward.", "29%",
+         "accumulated reward"),
+        ("We propose Zorblat. Zorblat outperforms the baselines by 29% on CIFAR-10.", "29%", "improvement"),
         ("We propose Zorblat. Specifically for ImageNet zero-shot accuracy, Zorblat outperforms CLIP by 8.2%.",
          "8.2%", "zero-shot accuracy"),
         # a phrase never starts inside a compound (not "art score"); what surpasses is the sentence's one metric

@@ -91,7 +91,7 @@ def _attribute(doc: Doc, sent: Span, ents: list[Span], kept: list[Candidate], ma
         value_text, number, unit, delta = parse_value(cand.text, cand.kind)
         if stretch is None:
             continue
-        metric_span, metric_name, change = _metric_of(n, stretches, metrics, listed, previous)
+        metric_span, metric_name, change = _metric_of(n, metrics, listed, previous)
         baseline = _baseline(doc, sent, ents, stretch)
         carried = listed["subject"][n] if n in listed.get("subject", {}) else \
             _subject(doc, sent, ents, stretch, previous, main)
@@ -135,12 +135,12 @@ def _back_along_lists(stretches: list[_Stretch | None], metrics: list[tuple]) ->
     return metrics
 
 
-def _metric_of(n: int, stretches: list[_Stretch | None], metrics: list[tuple], listed: dict[str, dict[int, Span]],
-               previous: dict | None) -> tuple:
-    """The n-th value's ``(entity, name, change)``: a list's (:func:`_lists`), else its own (or that of
-    the values coordinated after it, :func:`_back_along_lists`), else the previous value's (``by 1.8% in X and up to 8% in Y``: both changes), which also names what an
-    unnamed improvement is of when the values before it measure one thing (``75.7% robust accuracy,
-    surpassing X by +4.8%``)."""
+def _metric_of(n: int, metrics: list[tuple], listed: dict[str, dict[int, Span]], previous: dict | None) -> tuple:
+    """The n-th value's ``(entity, name, change)``: a list's (:func:`_lists`), else its own (or that
+    of the values coordinated after it, :func:`_back_along_lists`), else the previous value's (``by
+    1.8% in X and up to 8% in Y``: both changes), which also names what an unnamed improvement is
+    of when the values before it measure one thing (``75.7% robust accuracy, surpassing X by
+    +4.8%``)."""
     metric_span, metric_name, change = metrics[n]
     if n in listed.get("metric", {}):
         metric_span = listed["metric"][n]

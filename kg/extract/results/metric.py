@@ -292,7 +292,8 @@ def _measure_after(c: _Context) -> tuple | None:
     measure named after the value (a Dataset or Task after *on* or *in* is where, not what)."""
     doc, value = c.doc, c.stretch.value
     i = value.end
-    while i < c.stretch.reach and doc[i].lower_ in ("absolute", "relative", "on", "average", "points", "point"):
+    while i < c.stretch.reach and (doc[i].lower_ in ("absolute", "relative", "average", "points", "point") or (
+            doc[i].lower_ == "on" and i + 1 < c.stretch.reach and doc[i + 1].lower_ == "average")):
         i += 1
     if i >= c.stretch.reach or doc[i].lower_ not in ("in", "on"):
         return None
