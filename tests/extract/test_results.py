@@ -224,6 +224,12 @@ def test_values_listed_together_take_the_entities_listed_with_them(nlp, text, da
     assert {value: r["dataset"] for value, r in by_value(nlp, text).items()} == datasets
 
 
+def test_a_place_of_another_clause_is_not_the_values_own(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat achieves an accuracy of 85.3% on ModelNet40, outperforming "
+                          "earlier zero-shot methods by 20% and performing on par with supervised methods.")
+    assert (found["85.3%"]["dataset"], found["20%"]["dataset"]) == ("ModelNet40", "ModelNet40")
+
+
 def test_each_value_takes_the_dataset_of_its_own_clause(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat gains 8.0% on CIFAR-100 and 0.7% on ImageNet.")
     assert (found["8.0%"]["dataset"], found["0.7%"]["dataset"]) == ("CIFAR-100", "ImageNet")

@@ -36,11 +36,13 @@ def _in_stretch(ents: list[Span], label: str, stretch: _Stretch, claimed: set) -
     doc = stretch.value.doc
     own_place = False  # ``8% in power system expansion``: a place no entity of another type accounts for
     for t in doc[stretch.value.end:min(len(doc), stretch.value.end + 3)]:
+        if t.pos_ in ("VERB", "AUX", "CCONJ", "PUNCT"):
+            break  # ``by 20% and performing on par with``: a place of another clause
         if t.lower_ in ("on", "in", "for", "across"):
             j = t.i + 1
             while j < len(doc) and doc[j].pos_ == "DET":
                 j += 1
-            own_place = not any(e.start == j and e.label_ != label for e in ents)
+            own_place = not any(e.start == j and e.label_ != label for e in ents) and (j >= len(doc) or doc[j].lower_ != "par")
             break
     free = [e for e in of_label if not own_place or (e.start, e.end) not in claimed]
     before = [e for e in free if stretch.left <= e.start and e.end <= stretch.value.start]
