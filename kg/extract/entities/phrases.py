@@ -66,14 +66,17 @@ class PhraseCandidates:
         with SOTA``, ``BRO for DCG`` and ``AdaSPS and AdaSLS`` are two: *and*, *for* and *with* join
         plain capitalised words only, unless the whole run is defined by the short form after it
         (``PFL with Bregman Divergence (pFedBreD)``)."""
+        def joins(k: int, strict: bool) -> bool:
+            """The glue word at ``k`` joins the capitalised words around it."""
+            word = doc[k].lower_
+            if word not in glue or k + 1 >= limit or not self._is_title_word(doc[k + 1]):
+                return False
+            return not strict or word not in ("and", "for", "with") or (
+                _plain_capitalised(doc[k - 1].text) and _plain_capitalised(doc[k + 1].text))
+
         def run(strict: bool) -> int:
             end = start
-            while end < limit and (
-                self._is_title_word(doc[end])
-                or (doc[end].lower_ in glue and end + 1 < limit and self._is_title_word(doc[end + 1])
-                    and not (strict and doc[end].lower_ in ("and", "for", "with")
-                             and not (_plain_capitalised(doc[end - 1].text) and _plain_capitalised(doc[end + 1].text))))
-            ):
+            while end < limit and (self._is_title_word(doc[end]) or joins(end, strict)):
                 end += 1
             return end
 
