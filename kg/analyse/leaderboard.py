@@ -145,6 +145,15 @@ def _matches(value: str | None, wanted: str | None) -> bool:
     return wanted is None or (value is not None and _key(value) == _key(wanted))
 
 
+#: Time and memory stated in different units rank as one quantity (``30 min`` before ``5 h``).
+_UNIT_SCALE = {"ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0, "d": 86400.0,
+               "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+
+
+def _comparable(row: dict) -> float:
+    return row["number"] * _UNIT_SCALE.get(row.get("unit") or "", 1.0)
+
+
 def _change_size(row: dict) -> float:
     found = _NUMBER.search(row.get("delta") or row.get("value") or "")
     return float(found.group(0)) if found else 0.0
@@ -172,7 +181,7 @@ def leaderboards(rows: Iterable[dict], *, dataset: str | None = None, task: str 
         direction = top[0][0] if top and (len(top) == 1 or top[0][1] > top[1][1]) else None
         scores = [r for r in members if r.get("number") is not None]
         changes = [r for r in members if r.get("number") is None]
-        scores.sort(key=lambda r: (r["number"] if direction == "lower" else -r["number"], str(r["paper"])))
+        scores.sort(key=lambda r: (_comparable(r) if direction == "lower" else -_comparable(r), str(r["paper"])))
         changes.sort(key=lambda r: (-_change_size(r), str(r["paper"])))
         board = Board(task_name, dataset_name, metric_name, direction, scores, changes)
         if board.size >= min_entries:

@@ -65,6 +65,14 @@ def make_proposal_finder(
     )
 
 
+def _described_as_new(doc: Doc, ent: Span) -> bool:
+    """``X, a novel metric``, ``X, a new benchmark``: an apposition that calls the name new
+    introduces it, wherever it stands."""
+    i = ent.end
+    return i + 2 < len(doc) and doc[i].text in (",", "—", "–", ":") and doc[i + 1].lower_ in ("a", "an") \
+        and doc[i + 2].lower_ in ("novel", "new")
+
+
 def _reduced_relative(words: Span, i: int) -> bool:
     """``a benchmark designed to evaluate ... LLMs``: a participle after a noun describes
     that noun; it does not make the words after it the paper's proposal."""
@@ -120,7 +128,9 @@ class ProposalFinder:
             features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern,
                                          nameable=nameable)
             threshold = self.threshold if nameable else self.phrase_threshold
-            if self.classifier.probability(features, "proposed") >= threshold:
+            # ``X, a novel metric``: the paper says the name is new, whatever else the context says
+            if (self.classifier.probability(features, "proposed") >= threshold
+                    or any(reasons.get(i) == "apposition" and _described_as_new(doc, entities[i]) for i in indices)):
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
         chosen = {name_key(entities[i].text) for i in decided}
@@ -179,6 +189,8 @@ class ProposalFinder:
             return description, "our"
         if description and (ent.start == sent.start or lowers[-1:] == ["("]) and has_subject:
             return description, "apposition"
+        if _described_as_new(doc, ent):
+            return description, "apposition"
         if ent.start == 0 and ent.end < len(doc) and doc[ent.end].lower_ == "is":
             described = self._description_after(doc, ent.end + 1, released=True)
             return (described, "opening") if described else False
@@ -225,7 +237,10 @@ class ProposalFinder:
             kind = type_of_phrase(doc[i:j], self.vocab)
             if kind:
                 return self._generic_type(doc[i:j], released) or kind
-        return None
+        # ``X, a novel metric for ...``: a metric's kind word, which type_of_phrase does not read,
+        # unless a hyphen cut the word short (``a score-based method``)
+        whole = end > i and (end == len(doc) or doc[end].text != "-")
+        return "Metric" if whole and self._generic_type(doc[i:end]) == "Metric" else None
 
     def _described_by_preceding(self, doc: Doc, ent: Span) -> str | None:
         """``a framework named X``, ``framework (X)``: the head before the name."""

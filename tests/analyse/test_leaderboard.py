@@ -80,6 +80,13 @@ def test_lower_is_better_ranks_low_to_high_and_changes_come_apart(graph):
     assert [r["value"] for r in board.changes] == ["0.9 points"]
 
 
+def test_times_in_different_units_rank_as_one_quantity():
+    rows = [{"paper": p, "metric": "training time", "dataset": "Plonk", "number": n, "unit": u, "direction": "lower"}
+            for p, n, u in (("paper:a", 5, "h"), ("paper:b", 40, "min"), ("paper:c", 1, "d"))]
+    [board] = leaderboards(rows)
+    assert [(r["number"], r["unit"]) for r in board.scores] == [(40, "min"), (5, "h"), (1, "d")]
+
+
 @pytest.mark.parametrize("wanted, boards", [("cifar10", 1), ("CIFAR-10", 1), ("ImageNet", 0)])
 def test_the_dataset_filter_matches_names_loosely(graph, wanted, boards):
     assert len(leaderboards(result_rows(graph), dataset=wanted)) == boards

@@ -80,6 +80,52 @@ def test_proposed_type_comes_from_the_description(nlp):
 
 
 @pytest.mark.parametrize(
+    "text, name, label",
+    [
+        ("These gist models form the basis for Quorbscore, a novel metric for scoring examples.", "Quorbscore", "Metric"),
+        ("Results on PlinkEval, BlorpEval and PlinkLongEval, a new long-form code benchmark, show gains.",
+         "PlinkLongEval", "Dataset"),
+    ],
+)
+def test_a_name_called_new_anywhere_is_proposed(nlp, text, name, label):
+    """``X, a novel metric`` introduces X wherever it stands, with no *we* in the sentence, and
+    the description's head gives its type."""
+    doc = annotate(nlp, text)
+    assert name in proposed(doc)
+    assert (name, label) in entities(doc)
+
+
+def test_a_name_called_popular_is_not_proposed(nlp):
+    doc = annotate(nlp, "These models form the basis for Quorbscore, a popular metric for scoring examples.")
+    assert "Quorbscore" not in proposed(doc)
+
+
+@pytest.mark.parametrize(
+    "text, metric",
+    [
+        ("On the Plonk benchmark, Zorbret advances the state of the art by 2.8 nDCG@10 without distillation.", "nDCG@10"),
+        ("Zorbret reaches an FID of 5.17 on the Plonk faces.", "FID"),
+    ],
+)
+def test_a_catalogued_metric_written_with_its_number_is_kept(nlp, text, metric):
+    """The number reads the catalogue's metric as a metric: a second reading the decision does
+    not overrule."""
+    assert (metric, "Metric") in entities(annotate(nlp, text))
+
+
+def test_a_year_is_not_a_score():
+    from spacy.lang.en import English
+
+    from kg.extract.entities.candidate import Candidate
+    from kg.extract.entities.component import _scores_a_number
+
+    doc = English()("the algorithm of Arthur (SODA 2007) and BLEU 31.5")
+    assert [t.text for t in doc[5:7]] == ["SODA", "2007"] and [t.text for t in doc[9:11]] == ["BLEU", "31.5"]
+    assert not _scores_a_number(doc, Candidate(5, 6, "Metric", 4, source="catalogue"))
+    assert _scores_a_number(doc, Candidate(9, 10, "Metric", 4, source="catalogue"))
+
+
+@pytest.mark.parametrize(
     "text, expected",
     [
         ("We evaluate on node classification and link prediction.", {("node classification", "Task"), ("link prediction", "Task")}),
@@ -107,11 +153,13 @@ def test_invented_release_names_are_typed_by_the_decision(nlp):
     assert {("GPT-q3", "Model"), ("Zorbo-v2", "Method"), ("Flarn-7B", "Model")} <= found
 
 
-@pytest.mark.parametrize("keep_agreed, kept", [(True, {("BLEU", "Metric"), ("WMT14", "Dataset")}), (False, set())])
+@pytest.mark.parametrize("keep_agreed, kept", [(True, {("BLEU", "Metric"), ("WMT14", "Dataset")}),
+                                               (False, {("BLEU", "Metric")})])
 def test_a_name_the_catalogue_and_the_recogniser_agree_on_outlasts_the_decision(nlp, monkeypatch,
                                                                               keep_agreed, kept):
     """With the decision dropping every name (threshold 0), only catalogue entries the recogniser
-    reads with the same extent and type stay; ``Zorblat`` (no catalogue entry) goes."""
+    reads with the same extent and type stay, and a catalogued metric with its number (``BLEU
+    31.5``); ``Zorblat`` (no catalogue entry) goes."""
     recogniser = nlp.get_pipe("kg_entities")
     monkeypatch.setattr(recogniser, "threshold", 0.0)
     monkeypatch.setattr(recogniser, "keep_agreed", keep_agreed)

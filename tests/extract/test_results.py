@@ -38,6 +38,9 @@ def by_value(nlp, raw: str) -> dict[str, dict]:
         ("31.5", "31.5", 31.5, None, None),
         ("2.5 percentage points", "2.5 percentage points", None, "pp", "2.5 percentage points"),
         ("1.15dB", "1.15dB", 1.15, "dB", None),
+        ("from 5 days to 5 hours", "5 days -> 5 hours", 5.0, "h", None),
+        ("0.5 MB", "0.5 MB", 0.5, "MB", None),
+        ("14.6s", "14.6s", 14.6, "s", None),
     ],
 )
 def test_parse_value(text, value, number, unit, delta):
@@ -58,10 +61,18 @@ def test_parse_value(text, value, number, unit, delta):
         ("a speed-up of up to 3x", "up to 3x"),
         ("it obtains 3--8% higher accuracy", "3--8%"),  # LaTeX's en dash
         ("it processes 183 -- 711 times more samples", "183 -- 711 times"),
+        ("it cuts training from 5 days to 5 hours", "from 5 days to 5 hours"),
+        ("it renders a clip in 8 sec on one GPU", "8 sec"),
+        ("with only 320KB of memory", "320KB"),
     ],
 )
 def test_value_shapes(text, found):
     assert VALUE.search(text).group(0) == found
+
+
+def test_a_plural_count_is_no_time():
+    """``10s or 100s of billions``: a glued *s* is seconds only after a decimal."""
+    assert VALUE.search("models of 10s or 100s of billions of parameters") is None
 
 
 def test_a_score_with_its_metric_dataset_and_subject(nlp):

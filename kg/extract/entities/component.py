@@ -85,6 +85,31 @@ def doubt_bucket(p_none: float) -> str:
     return "low" if p_none < 0.2 else "some" if p_none < 0.4 else "high"
 
 
+_BEFORE_SCORE = frozenset("of = : is was".split())
+_SCORE_UNITS = frozenset("% points point pp".split())
+
+
+def _scores_a_number(doc: Doc, c: Candidate) -> bool:
+    """A catalogued metric written with its number (``by 2.8 nDCG@10``, ``an FID of 5.17``,
+    ``BLEU 31.5``): the number reads it as the metric, a second reading beside the catalogue's;
+    not a year (``SODA 2007``)."""
+    if c.source != "catalogue" or c.label != "Metric":
+        return False
+    after = list(doc[c.end:c.end + 3])
+    while after and after[0].lower_ in _BEFORE_SCORE:
+        after = after[1:]
+    if after and _score_like(after[0]):
+        return True
+    before = list(doc[max(0, c.start - 2):c.start])
+    if before and before[-1].lower_ in _SCORE_UNITS:
+        before = before[:-1]
+    return bool(before) and _score_like(before[-1])
+
+
+def _score_like(token) -> bool:
+    return token.like_num and not (len(token.text) == 4 and token.text[:2] in ("19", "20"))
+
+
 class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates, NameCandidates,
                        IntroducedCandidates, PhraseCandidates, CandidateChoice, ContextTyping):
     def __init__(
@@ -194,7 +219,8 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, names))
         dropped = p[self.decider.classes.index("none")] >= self.threshold
         # a word coined where the paper names something stays, whatever the decision
-        return p, dropped and not any(c.coined for c in group) and not self._agreed(group, learned_at)
+        return p, dropped and not any(c.coined for c in group) and not self._agreed(group, learned_at) \
+            and not any(_scores_a_number(doc, c) for c in group)
 
     def _agreed(self, group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> bool:
         """Two independent readings agree: a catalogue entry the recogniser finds with the same extent

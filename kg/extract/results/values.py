@@ -7,7 +7,11 @@ import re
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)"
 _UNIT = (r"(?:\s?%\s?points?\b|\s?%|\s?×|x(?![\w])|\s?-?fold\b|\s?times\b|\s?percentage[- ]points?\b|\s?points?\b|\s?pp\b"
-         r"|\s?p\.p\.|\s?percent\b|\s?dB\b)")
+         r"|\s?p\.p\.|\s?percent\b|\s?dB\b"
+         # time, memory and energy, as efficiency results are stated (``from 5 days to 5 hours``,
+         # ``0.5 MB``, ``-6.59 kcal/mol``); a glued ``s`` only after decimals (not ``10s of billions``)
+         r"|\s?(?:ms|sec|seconds?|minutes?|hours?|days?|[KMGT]B|kilobytes|megabytes|gigabytes|kcal/mol)\b"
+         r"|(?<=\.\d)s\b|(?<=\.\d\d)s\b|\ss\b)")
 # the words start a word: "speedup to 2x" is not "up to 2x"
 _APPROX = (r"(?:(?:(?<!\w)(?:up to|over|more than|nearly|almost|around|about|approximately|roughly|at least|"
            r"at most|as much as|as high as|as low as|an average of|on average|average of|maximum|max\.?)|"
@@ -31,16 +35,19 @@ VALUE = re.compile(
 )
 _NUMBER_RE = re.compile(_NUM)
 _UNIT_NAMES = (("% point", "pp"), ("percentage point", "pp"), ("p.p.", "pp"), ("%", "%"), ("percent", "%"),
-               ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"), ("pp", "pp"), ("point", "points"), ("db", "dB"))
+               ("×", "x"), ("fold", "x"), ("times", "x"), ("x", "x"), ("pp", "pp"), ("point", "points"), ("db", "dB"),
+               ("ms", "ms"), ("sec", "s"), ("minute", "min"), ("hour", "h"), ("day", "d"), ("kcal/mol", "kcal/mol"),
+               ("kb", "KB"), ("kilobyte", "KB"), ("mb", "MB"), ("megabyte", "MB"), ("gb", "GB"), ("gigabyte", "GB"),
+               ("tb", "TB"), ("s", "s"))
 
 
 def _unit_of(text: str) -> str | None:
     lower = text.lower()
     tail = lower.rstrip(" )")
     for surface, unit in _UNIT_NAMES:
-        if surface == "x":
-            if re.search(r"\d\s?x$", tail):
-                return "x"
+        if surface in ("x", "s"):  # a letter alone is a unit only right after the number
+            if re.search(rf"\d\s?{surface}$", tail):
+                return unit
         elif surface in lower:
             return unit
     return None
