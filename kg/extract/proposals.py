@@ -73,6 +73,20 @@ def _described_as_new(doc: Doc, ent: Span) -> bool:
         and doc[i + 2].lower_ in ("novel", "new")
 
 
+def _cited(doc: Doc, ent: Span) -> bool:
+    """``PATE (Papernot et al., 2016)``, ``MPCFormer (ICLR 2023)``: a name the text cites is
+    earlier work, never the paper's proposal."""
+    if ent.end >= len(doc) or doc[ent.end].text not in ("(", "["):
+        return False
+    inside = doc[ent.end + 1:min(len(doc), ent.end + 12)]
+    close = next((t.i for t in inside if t.text in (")", "]")), None)
+    if close is None:
+        return False
+    cited = doc[ent.end + 1:close]
+    return (any(t.text[:1].isupper() and t.is_alpha for t in cited)
+            and any(len(t.text) in (4, 5) and t.text[:2] in ("19", "20") and t.text[2:4].isdigit() for t in cited))
+
+
 def _reduced_relative(words: Span, i: int) -> bool:
     """``a benchmark designed to evaluate ... LLMs``: a participle after a noun describes
     that noun; it does not make the words after it the paper's proposal."""
@@ -124,6 +138,8 @@ class ProposalFinder:
         starts = [sent.start for sent in doc.sents]
         by_pattern = {name_key(entities[i].text) for i in reasons}
         for indices in _by_name(entities).values():
+            if any(_cited(doc, entities[i]) for i in indices):
+                continue
             nameable = self._nameable(entities[indices[0]])
             features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern,
                                          nameable=nameable)

@@ -64,6 +64,8 @@ def test_proposals_are_found_by_syntax(nlp, text, name):
         ("Prior work such as ZORVAK relies on manual setup.", "ZORVAK"),
         ("Unlike our method, QuibbleNet needs labels.", "QuibbleNet"),
         ("We introduce Plimbench, a benchmark designed to evaluate the abilities of QLMs in planning.", "QLMs"),
+        ("In this work, we introduce PLATE (Zorbson et al., 2016) to a new setting and study its leakage.", "PLATE"),
+        ("We present Quibnet [Zorbson and Quill, 2021a], which we extend to graphs.", "Quibnet"),
     ],
 )
 def test_mentioned_names_are_not_proposals(nlp, text, name):
