@@ -9,7 +9,7 @@ _NUM = r"(?:\d{1,3}(?:,\d{3})+(?![\d])|\d+(?:\.\d+)?)"
 _UNIT = (r"(?:\s?%\s?points?\b|\s?%|\s?×|x(?![\w])|\s?-?fold\b|\s?times\b|\s?percentage[- ]points?\b|\s?points?\b|\s?pp\b"
          r"|\s?p\.p\.|\s?percent\b|\s?dB\b"
          # time, memory and energy, as efficiency results are stated (``from 5 days to 5 hours``,
-         # ``0.5 MB``, ``-6.59 kcal/mol``); a glued ``s`` only after decimals (not ``10s of billions``)
+         # ``0.5 MB``, ``6.59 kcal/mol``); a glued ``s`` only after decimals (not ``10s of billions``)
          r"|\s?(?:ms|sec|seconds?|minutes?|hours?|days?|[KMGT]B|kilobytes|megabytes|gigabytes|kcal/mol)\b"
          r"|(?<=\.\d)s\b|(?<=\.\d\d)s\b|\ss\b)")
 # the words start a word: "speedup to 2x" is not "up to 2x"
