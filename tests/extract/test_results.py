@@ -70,6 +70,15 @@ def test_value_shapes(text, found):
     assert VALUE.search(text).group(0) == found
 
 
+def test_a_score_with_its_gain_is_a_result(nlp):
+    """``50.4% (+ 8.2%)``: a value and its gain over the previous best, a result by its shape
+    (the learned decision, fitted on few such values, doubted them)."""
+    found = by_value(nlp, "With Zorbfit, the performance of earlier methods is promoted by a large margin: "
+                          "50.4% (+ 8.2%) on COCO, 81.8% (+ 3.2%) on Pascal-VOC in terms of mIoU.")
+    assert {"50.4% (+8.2%)", "81.8% (+3.2%)"} <= set(found)
+    assert found["50.4% (+8.2%)"]["delta"] == "+8.2%"
+
+
 def test_a_plural_count_is_no_time():
     """``10s or 100s of billions``: a glued *s* is seconds only after a decimal."""
     assert VALUE.search("models of 10s or 100s of billions of parameters") is None
