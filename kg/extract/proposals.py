@@ -23,6 +23,7 @@ from spacy.tokens import Doc, Span
 from kg.extract.abbreviations import is_short_form
 from kg.extract.entities import OUR_NEW, emphasized_spans, is_name_like, is_variant, type_of_phrase
 from kg.extract.entities.component import DOUBT, doubt_bucket
+from kg.extract.entities.shapes import is_year
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
@@ -84,7 +85,7 @@ def _cited(doc: Doc, ent: Span) -> bool:
         return False
     cited = doc[ent.end + 1:close]
     return (any(t.text[:1].isupper() and t.is_alpha for t in cited)
-            and any(len(t.text) in (4, 5) and t.text[:2] in ("19", "20") and t.text[2:4].isdigit() for t in cited))
+            and any(is_year(t.text) for t in cited))
 
 
 def _reduced_relative(words: Span, i: int) -> bool:

@@ -19,6 +19,7 @@ from kg.extract.entities.learned_spans import LearnedCandidates
 from kg.extract.entities.names import NameCandidates
 from kg.extract.entities.phrases import PhraseCandidates
 from kg.extract.entities.ranking import rank_candidates
+from kg.extract.entities.shapes import is_year
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.vocabulary import Vocabulary
@@ -107,7 +108,7 @@ def _scores_a_number(doc: Doc, c: Candidate) -> bool:
 
 
 def _score_like(token) -> bool:
-    return token.like_num and not (len(token.text) == 4 and token.text[:2] in ("19", "20"))
+    return token.like_num and not is_year(token.text)
 
 
 class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates, NameCandidates,
