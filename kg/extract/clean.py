@@ -36,8 +36,11 @@ _STYLE_COMMANDS = (
 )
 _BOLD_COMMANDS = {"textbf", "mathbf", "bm", "boldsymbol"}
 
+_SUPERSCRIPTS = str.maketrans("0123456789+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺")
 _TOKEN = re.compile(
-    r"(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
+    # ``N$^2$-GNN``, ``$\\chi^2$``, ``CFR$^+$``: a letter's power as the names are written (``N²-GNN``)
+    r"(?P<power>(?<=[A-Za-z])\$?\^\{?(?P<power_text>[0-9+])\}?\$?(?![\w{]))"
+    r"|(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
     r"|(?P<url>\\url\{(?P<url_text>[^{}]*)\})"
     rf"|(?P<style>\\(?P<style_cmd>{_STYLE_COMMANDS})\{{(?P<style_text>[^{{}}]*)\}})"
     r"|(?P<escaped>\\\\?(?P<escaped_char>[%&_#${}]))"  # also ``\\%``, as some abstracts escape it twice
@@ -157,6 +160,10 @@ def _command(out: _Builder, raw: str, match: re.Match) -> None:
     out.replace(text, match.start(), match.end())
 
 
+def _power(out: _Builder, raw: str, match: re.Match) -> None:
+    out.replace(match.group("power_text").translate(_SUPERSCRIPTS), match.start(), match.end())
+
+
 def _glued(out: _Builder, raw: str, match: re.Match) -> None:
     """``CIFAR100.The``: a space after the period, unless the word is part of an address."""
     word = raw[max(raw.rfind(" ", 0, match.start()), raw.rfind("\n", 0, match.start())) + 1:match.start()]
@@ -187,6 +194,7 @@ _HANDLERS = {
     "quotes": _replace_with('"'),
     "tilde": _replace_with(" "),
     "glued": _glued,
+    "power": _power,
 }
 
 

@@ -23,6 +23,9 @@ from kg.extract.clean import clean_text, find_urls
         # a sentence glued to the one before it gets its space; an address keeps its period
         ("on CIFAR100.The code is at github.com/Foo/Bar.Baz now", "on CIFAR100. The code is at github.com/Foo/Bar.Baz now"),
         ("in physics.We observe, e.g. on Foo.org", "in physics. We observe, e.g. on Foo.org"),
+        # a letter's power as names write it; a number's stays (values read it)
+        (r"we propose N$^2$-GNN and CFR$^{+}$", "we propose N²-GNN and CFR⁺"),
+        (r"in $O(n^2)$ time with $10^6$ samples", "in O(n²) time with 10^6 samples"),
     ],
 )
 def test_clean_text_removes_markup(raw, clean):
@@ -38,6 +41,7 @@ def test_clean_text_removes_markup(raw, clean):
         (r"a 4.5$\times$ speedup", "speedup"),
         (r"a CIoU of $\textbf{90.4\%}$ here", "here"),
         ("on CIFAR100.The code", "code"),
+        (r"N$^2$-GNN wins", "wins"),
     ],
 )
 def test_clean_text_maps_spans_back_to_raw(raw, word):

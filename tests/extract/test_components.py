@@ -47,6 +47,7 @@ def proposed(doc):
         ("We show that our method, Plinkrow, converges faster than gradient surgery.", "Plinkrow"),
         ("Our second algorithm (ZQV-Mix) adds noise to the gradients.", "ZQV-Mix"),
         ("Experiments show that VorPlex, our sampling framework for molecules, is fast.", "VorPlex"),
+        (r"In this paper, we propose Q$^2$-Zorbnet, a novel framework for graph learning.", "Q²-Zorbnet"),
     ],
 )
 def test_proposals_are_found_by_syntax(nlp, text, name):

@@ -278,6 +278,20 @@ def test_a_result_no_clause_attributes_is_the_main_proposals(nlp):
 
 
 @pytest.mark.parametrize(
+    "text, subject",
+    [
+        ("We propose Zorbfit, a reward model. Reinforcement learning agents trained with Zorbfit rewards "
+         "demonstrate 2-3 times higher zero-shot performance than imitation learning methods.", "Zorbfit"),
+        # a clause subject that does not run the proposal keeps its result
+        ("We propose Zorbfit, a reward model. GPT-4 with retrieval achieves 80% accuracy on GSM8K.", "GPT-4"),
+    ],
+)
+def test_a_subject_running_the_proposal_credits_it(nlp, text, subject):
+    [found] = results(nlp, text)
+    assert found["subject"] == subject
+
+
+@pytest.mark.parametrize(
     "text, values",
     [
         # bare numbers listed with a score, before or after it

@@ -6,7 +6,7 @@ from __future__ import annotations
 from spacy.tokens import Doc, Span
 
 from kg.extract.results.stretches import _Stretch
-from kg.extract.results.words import _ACTORS, _BASELINE_BEFORE, _FINITE, _PREPOSITIONS, _SCORE_VERBS, _WE
+from kg.extract.results.words import _ACTORS, _BASELINE_BEFORE, _FINITE, _PREPOSITIONS, _SCORE_VERBS, _USING, _WE
 
 _COMPARE_VERBS = frozenset("improves improve improving improved outperforms outperform outperforming "
                            "outperformed surpasses surpass surpassing beats beat beating exceeds exceeding".split())
@@ -57,10 +57,21 @@ def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous
         if any(t.lower_ in _WE for t in between):
             continue
         if any(t.tag_ in _FINITE for t in between):
-            return actor
+            return _proposal_it_uses(doc, ents, actor, between, main) or actor
     if previous is not None:
         return previous["_subject"]
     return main
+
+
+def _proposal_it_uses(doc: Doc, ents: list[Span], actor: Span, between: Span, main: Span | None) -> Span | None:
+    """``pre-training using Collage removes ...``, ``agents trained with RoboCLIP rewards reach ...``:
+    the clause's subject runs the paper's proposal, whose result it states."""
+    if main is None or main.label_ not in _ACTORS:
+        return None
+    verb = next(t.i for t in between if t.tag_ in _FINITE)
+    name = main.text.lower()
+    return next((e for e in ents if e.text.lower() == name and actor.end <= e.start and e.end <= verb
+                 and e.start - actor.end <= 4 and doc[e.start - 1].lower_ in _USING), None)
 
 
 def _owner(doc: Doc, ents: list[Span], stretch: _Stretch) -> Span | None:

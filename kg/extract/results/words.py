@@ -31,6 +31,8 @@ _BASELINE_BEFORE = frozenset("over than vs vs. versus against outperforms outper
 _WE = frozenset("we our ours us this proposed".split())
 _PREPOSITIONS = frozenset("with using on of for by from via in into to under against over than across "
                           "like as between among".split())
+#: What runs a method in a clause (``agents trained with X``, ``pre-training using X``).
+_USING = frozenset("using with on via".split())
 _METRIC_GLUE = frozenset("of = : is was are were score scores reaches reaching reached achieves achieving "
                          "achieved attains attaining obtains obtaining a an the to at with by".split())
 _SCORE_VERBS = frozenset("achieves achieve achieving achieved reaches reaching reached obtains obtaining "
