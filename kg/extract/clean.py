@@ -38,7 +38,7 @@ _BOLD_COMMANDS = {"textbf", "mathbf", "bm", "boldsymbol"}
 
 _SUPERSCRIPTS = str.maketrans("0123456789+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺")
 _TOKEN = re.compile(
-    # ``N$^2$-GNN``, ``$\\chi^2$``, ``CFR$^+$``: a letter's power as the names are written (``N²-GNN``)
+    # ``N$^2$-GNN``, ``$\chi^2$``, ``CFR$^+$``: a letter's power as the names are written (``N²-GNN``)
     r"(?P<power>(?<=[A-Za-z])\$?\^\{?(?P<power_text>[0-9+])\}?\$?(?![\w{]))"
     r"|(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
     r"|(?P<url>\\url\{(?P<url_text>[^{}]*)\})"
