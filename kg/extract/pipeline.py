@@ -217,7 +217,7 @@ def _title_entities(doc: Doc, paper: Paper) -> list[Entity]:
     out = []
     for start, end, label in doc._.kg_title_names:
         text = (paper.title or "")[start:end]
-        name = display_name(clean_text(text).text)  # ``E$^2$GAN`` is named ``E^2GAN``
+        name = display_name(clean_text(text).text)  # ``E$^2$GAN`` is named ``E²GAN``
         key = name_key(name)
         if key:
             out.append(Entity(name=name, type=label, key=key, mentions=[Mention(text, start, end, "title")],
