@@ -116,6 +116,35 @@ def test_a_catalogued_metric_written_with_its_number_is_kept(nlp, text, metric):
     assert (metric, "Metric") in entities(annotate(nlp, text))
 
 
+@pytest.mark.parametrize(
+    "text, metrics",
+    [
+        ("Zorbret outperforms the baselines in terms of query budget.", {"query budget"}),
+        ("Zorbret outperforms the baselines in terms of robustness and speed.", {"robustness", "speed"}),
+    ],
+)
+def test_what_a_comparison_is_measured_in_terms_of_is_a_metric(nlp, text, metrics, monkeypatch):
+    """The decision doubts bare words like ``robustness``; written after ``in terms of`` they name
+    what the comparison is measured by, and a doubt below ``IN_TERMS_OF_THRESHOLD`` keeps them."""
+    from kg.extract.entities import component
+
+    found = entities(annotate(nlp, text))
+    assert {(m, "Metric") for m in metrics} <= found
+    monkeypatch.setattr(component, "IN_TERMS_OF_THRESHOLD", 0.0)
+    assert not {(m, "Metric") for m in metrics} & entities(annotate(nlp, text))
+
+
+def test_in_terms_of_reads_a_list_and_stops_at_a_clause(nlp):
+    from kg.extract.entities.candidate import Candidate
+    from kg.extract.entities.component import _measured_in_terms_of
+
+    doc = nlp("Zorbret wins in terms of speed, memory and rollout error, which shows that recall matters.")
+    words = [t.text for t in doc]
+    at = {w: Candidate(words.index(w), words.index(w) + 1, "Metric", 4) for w in ("speed", "memory", "recall")}
+    assert _measured_in_terms_of(doc, at["speed"]) and _measured_in_terms_of(doc, at["memory"])
+    assert not _measured_in_terms_of(doc, at["recall"])
+
+
 def test_a_year_is_not_a_score():
     from spacy.lang.en import English
 

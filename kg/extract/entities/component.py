@@ -86,8 +86,11 @@ def doubt_bucket(p_none: float) -> str:
     return "low" if p_none < 0.2 else "some" if p_none < 0.4 else "high"
 
 
+#: A Metric the decision doubts less than this stays when written after ``in terms of``.
+IN_TERMS_OF_THRESHOLD = 0.9
 _BEFORE_SCORE = frozenset("of = : is was".split())
 _SCORE_UNITS = frozenset("% points point pp".split())
+_IN_A_LIST = frozenset("NOUN PROPN ADJ DET CCONJ NUM".split())
 
 
 def _scores_a_number(doc: Doc, c: Candidate) -> bool:
@@ -105,6 +108,25 @@ def _scores_a_number(doc: Doc, c: Candidate) -> bool:
     if before and before[-1].lower_ in _SCORE_UNITS:
         before = before[:-1]
     return bool(before) and _score_like(before[-1])
+
+
+def _measured_in_terms_of(doc: Doc, c: Candidate) -> bool:
+    """A name in the list after ``in terms of`` (``outperforms baselines in terms of robustness
+    and query budget``): what a comparison is measured by."""
+    i = c.start - 1
+    while i >= 2 and c.start - i <= 16:
+        token = doc[i]
+        if token.lower_ == "of" and doc[i - 1].lower_ == "terms" and doc[i - 2].lower_ == "in":
+            return True
+        if token.text not in (",", "-") and token.pos_ not in _IN_A_LIST:
+            return False
+        i -= 1
+    return False
+
+
+def _a_metric(classes: list[str], p) -> bool:
+    """The decision's likeliest type, if the name is one, is Metric."""
+    return max((q, c) for q, c in zip(p, classes) if c != "none")[1] == "Metric"
 
 
 def _score_like(token) -> bool:
@@ -218,7 +240,10 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         """The decision's class probabilities for one name's candidates, and whether it drops the
         name (``names``: the name keys of every chosen candidate of the text)."""
         p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, names))
-        dropped = p[self.decider.classes.index("none")] >= self.threshold
+        none = self.decider.classes.index("none")
+        measured = p[none] < IN_TERMS_OF_THRESHOLD and _a_metric(self.decider.classes, p) and any(
+            _measured_in_terms_of(doc, c) for c in group)
+        dropped = p[none] >= self.threshold and not measured
         # a word coined where the paper names something stays, whatever the decision
         return p, dropped and not any(c.coined for c in group) and not self._agreed(group, learned_at) \
             and not any(_scores_a_number(doc, c) for c in group)
