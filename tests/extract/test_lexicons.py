@@ -262,3 +262,20 @@ def test_catalogue_rulers_hold_phrases_only():
 def test_metric_families_at_k_are_matched_as_phrases(nlp, text, found):
     doc = nlp(text)
     assert found <= {(s.text, s.id_) for s in doc.spans["kg_catalogue"]}
+
+
+@pytest.mark.parametrize("text, short, entity_id", [
+    ("Benchmarks like the Massive Multitask Language Understanding (MMLU) have been pivotal.", "MMLU",
+     "pwc:dataset:mmlu"),
+    ("We fine-tune on the General Language Understanding Evaluation (GLUE) benchmark.", "GLUE", "pwc:dataset:glue"),
+    ("Results on the Stanford Question Answering Dataset (SQuAD) improve.", "SQuAD", "pwc:dataset:squad"),
+])
+def test_a_benchmark_defined_by_its_long_form_is_the_catalogue_entry(nlp, text, short, entity_id):
+    """The curated long form (from the benchmark's own paper) is the entry too: the definition
+    then reads as the benchmark, not as a method or task its words suggest."""
+    from kg.extract.pipeline import extract_papers
+    from kg.types import Paper, Source
+
+    [record] = extract_papers([Paper("p", text, Source("test", 0))], nlp)
+    [entity] = [e for e in record.entities if any(m.text == short for m in e.mentions)]
+    assert (entity.type, entity.catalogue_id) == ("Dataset", entity_id)
