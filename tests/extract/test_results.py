@@ -216,6 +216,13 @@ def test_the_baseline_states_its_own_score(nlp):
     assert found["80%"]["subject"] == "GPT-4" and found["80%"]["metric"] == found["91%"]["metric"]
 
 
+def test_a_baseline_described_as_existing_is_not_the_subject(nlp):
+    """``existing`` is tagged as a verb; before a name it describes the baseline, not a clause."""
+    found = by_value(nlp, "We propose Zorblat, a new sampler. Zorblat converges faster than existing layer sampling "
+                          "approaches and can use up to 112 times larger batch sizes.")
+    assert found["up to 112 times"]["subject"] == "Zorblat"
+
+
 def test_a_value_an_actor_owns_is_its_own(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat achieves 198% mean human performance on Atari, higher "
                           "than the state-of-the-art EfficientZero's 194%, while using only 25% of its compute.")

@@ -25,10 +25,24 @@ def _baseline_marked(doc: Doc, sent: Span, ent: Span) -> bool:
         if word in ("of", "for", "with", "on", "in", "using", "to") and not (
                 i > sent.start and doc[i - 1].lower_ in ("compared", "comparing", "relative", "respect")):
             return False  # ``improves the accuracy of X``: X is not compared
+        if _describes_the_baseline(doc, i, ent):
+            i -= 1  # ``than existing X``, ``over competing X``
+            continue
         if doc[i].pos_ in ("VERB", "AUX") or doc[i].text == ";" or word in ("while", "which", "that", "but"):
             return False
         i -= 1
     return False
+
+
+def _describes_the_baseline(doc: Doc, i: int, ent: Span) -> bool:
+    """``existing`` in ``than existing layer sampling approaches``: a participle that modifies the
+    name after it (no verb of a clause), right after a comparison's word or an article."""
+    token = doc[i]
+    if token.tag_ not in ("VBG", "VBN") or i == 0:
+        return False
+    before, after = doc[i - 1], doc[i + 1]
+    return (before.lower_ in _BASELINE_BEFORE or before.pos_ == "DET") and (
+        after.i == ent.start or after.pos_ in ("ADJ", "NOUN", "PROPN"))
 
 
 def _baseline(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch) -> Span | None:
