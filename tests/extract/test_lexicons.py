@@ -279,3 +279,14 @@ def test_a_benchmark_defined_by_its_long_form_is_the_catalogue_entry(nlp, text, 
     [record] = extract_papers([Paper("p", text, Source("test", 0))], nlp)
     [entity] = [e for e in record.entities if any(m.text == short for m in e.mentions)]
     assert (entity.type, entity.catalogue_id) == ("Dataset", entity_id)
+
+
+@pytest.mark.parametrize("text, names", [
+    ("We fine-tune T5-base and RoBERTa-large on SST-2.", {"T5-base", "RoBERTa-large"}),
+    ("We use mT5-large and ByT5-small as backbones.", {"mT5-large", "ByT5-small"}),
+])
+def test_a_catalogued_model_keeps_its_release(nlp, text, names):
+    """``-base``, ``-large``: the release of a catalogued model is part of its name (not a suffix
+    like ``-based``), and the decision does not read ``large`` as what the name is."""
+    doc = nlp(text)
+    assert {(n, "Model") for n in names} <= {(s.text, s.label_) for s in doc.spans["kg_entities"]}

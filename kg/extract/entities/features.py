@@ -54,7 +54,7 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
              f"mentions={_bucket(len(group), (1, 2, 4))}"]
     feats += _origin_features(group, learned_at)
     feats += _shape_features(span, vocabulary)
-    feats += _word_features(span, first.label)
+    feats += _word_features(span, first.label, vocabulary)
     feats += _standing_features(doc, group, vocabulary, names)
     for c in group[:2]:
         feats += _neighbour_features(doc, c, first.label)
@@ -107,18 +107,28 @@ def _case_shape(span: Span) -> str:
     return "capital" if all(t.text[:1].isupper() or not t.is_alpha for t in span) else "first-capital"
 
 
-def _word_features(span: Span, label: str | None) -> list[str]:
+def _word_features(span: Span, label: str | None, vocabulary: Vocabulary) -> list[str]:
     """The name's first and head words and their tags; the head's ending, which types heads
-    never seen in training (``-ity`` metrics, ``-tion`` tasks)."""
+    never seen in training (``-ity`` metrics, ``-tion`` tasks). A released model's variant
+    (``RoBERTa-large``, ``T5-base``) is not its head: ``large`` says nothing of what it is."""
     words = [t.lower_ for t in span]
-    feats = [f"head={words[-1]}", f"head={words[-1]}|{label}", f"first={words[0]}"]
-    if len(words[-1]) > 4:
-        feats += [f"head_end={words[-1][-3:]}", f"head_end={words[-1][-3:]}|{label}"]
+    head = _head_index(span, vocabulary)
+    feats = [f"head={words[head]}", f"head={words[head]}|{label}", f"first={words[0]}"]
+    if len(words[head]) > 4:
+        feats += [f"head_end={words[head][-3:]}", f"head_end={words[head][-3:]}|{label}"]
     if len(words) == 1:
         feats.append(f"word={words[0]}")
     if span[0].tag_:
-        feats += [f"first_tag={span[0].tag_}", f"head_tag={span[-1].tag_}"]
+        feats += [f"first_tag={span[0].tag_}", f"head_tag={span[head].tag_}"]
     return feats
+
+
+def _head_index(span: Span, vocabulary: Vocabulary) -> int:
+    """The last word's index, or the word's before a hyphenated model variant (``-large``)."""
+    if len(span) >= 3 and span[-2].text == "-" and span[-1].lower_ in vocabulary.model_variants \
+            and not span[-2].whitespace_ and not span[-3].whitespace_:
+        return len(span) - 3
+    return len(span) - 1
 
 
 def _standing_features(doc: Doc, group: list[Candidate], vocabulary: Vocabulary, names: set[str]) -> list[str]:

@@ -174,8 +174,8 @@ class NameCandidates:
             doc[end - 1].lower_ in self.vocab.name_suffixes or doc[end - 1].is_lower
         ):
             last = doc[end - 1].text
-            if is_name_like(last, self.vocab) or any(c.isdigit() for c in last):
-                break  # GPT-o1, Llama-v2: a version, not a suffix
+            if is_name_like(last, self.vocab) or any(c.isdigit() for c in last) or last.lower() in self.vocab.model_variants:
+                break  # GPT-o1, Llama-v2, T5-base: a version or a release, not a suffix
             end -= 2
         return end
 

@@ -120,7 +120,7 @@ def choice_features(doc: Doc, c: Candidate, same_name: list[Candidate], others: 
              f"priority={c.priority:g}|{c.label}"]
     feats += _origin_features(same_name, learned_at)
     feats += _shape_features(span, vocabulary)
-    feats += _word_features(span, c.label)
+    feats += _word_features(span, c.label, vocabulary)
     feats += _standing_features(doc, same_name, vocabulary, names)
     feats += _neighbour_features(doc, c, c.label)
     feats += _conflict_features(doc, c, others)
