@@ -98,3 +98,18 @@ def test_shipped_models_are_small_data_files():
         assert path.is_file() and path.stat().st_size < 2_000_000
         with numpy.load(path, allow_pickle=False) as data:  # plain arrays, never pickles
             assert set(data.files) == {"classes", "features", "weights", "bias"}
+
+
+def test_a_learned_span_cut_after_a_hyphen_is_mended(nlp):
+    """``Zorb-2-9B-`` of ``Zorb-2-9B-it``: the name goes on past the hyphen; a hyphen before a
+    space ends nothing and is left out."""
+    from spacy.tokens import Span
+
+    recogniser = nlp.get_pipe("kg_entities")
+    doc = nlp.make_doc("We tune Zorb-2-9B-it and Plonk-7B - models.")
+    words = [t.text for t in doc]
+    cut = words.index("it")  # the recogniser's span stops at the hyphen before it
+    doc.spans[recogniser.learned_key] = [Span(doc, 2, cut, label="Model"),
+                                         Span(doc, words.index("Plonk-7B"), words.index("models"), label="Model")]
+    found = {doc[c.start:c.end].text for c in recogniser._learned(doc)}
+    assert found == {"Zorb-2-9B-it", "Plonk-7B"}

@@ -15,6 +15,11 @@ def _is_measurement(token: Token) -> bool:
     return token.like_num and ("." in token.text or "," in token.text) or token.text in ("%",)
 
 
+def _glued_word_after(doc: Doc, i: int) -> bool:
+    """A word right after the hyphen ending at ``i`` (no space between): the name goes on."""
+    return i < len(doc) and not doc[i - 1].whitespace_ and doc[i].is_alpha
+
+
 class LearnedCandidates:
     """Mixed into :class:`~kg.extract.entities.EntityRecognizer`; reads ``learned_key`` and
     ``learned_priority``."""
@@ -30,4 +35,6 @@ class LearnedCandidates:
             end = span.end
             while end - span.start > 1 and _is_measurement(doc[end - 1]):
                 end -= 1  # "FID 5.17": the value is not part of the name
+            if end - span.start > 1 and doc[end - 1].text == "-":
+                end += 1 if _glued_word_after(doc, end) else -1  # "Gemma-2-9B-" of "Gemma-2-9B-it"
             yield Candidate(span.start, end, span.label_, self.learned_priority, source="learned")
