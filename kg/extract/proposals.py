@@ -39,6 +39,8 @@ if not Doc.has_extension("kg_title"):
 _SUBJECTS = {"we", "paper", "work", "study", "article", "i"}
 _APPOSITION_ARTICLES = {"a", "an", "the", "our"}
 _WE = {"we", "our", "this"}
+#: Words after a description's head: ``X, a memory-guided transformer using ...``.
+_DESCRIPTION_ENDS = frozenset("that which for to of with on in by using via from through as".split())
 _PRETRAINED = {"language", "foundation", "pretrained", "pre-trained", "vision-language", "multimodal"}
 
 
@@ -86,6 +88,11 @@ def _cited(doc: Doc, ent: Span) -> bool:
     cited = doc[ent.end + 1:close]
     return (any(t.text[:1].isupper() and t.is_alpha for t in cited)
             and any(is_year(t.text) for t in cited))
+
+
+def _glued_hyphen(doc: Doc, i: int) -> bool:
+    """Token ``i`` is a hyphen joining the words beside it (``score-based``)."""
+    return doc[i].text == "-" and 0 < i < len(doc) - 1 and not doc[i - 1].whitespace_ and not doc[i].whitespace_
 
 
 def _reduced_relative(words: Span, i: int) -> bool:
@@ -245,12 +252,18 @@ class ProposalFinder:
         return None
 
     def _description_after(self, doc: Doc, i: int, released: bool = False) -> str | None:
-        end = i
-        while end < len(doc) and end - i < 10 and not doc[end].is_punct | (doc[end].text == "-"):
-            if doc[end].lower_ in ("that", "which", "for", "to", "of", "with", "on", "in", "by", "based"):
+        end, words = i, 0
+        while end < len(doc) and words < 10:
+            if _glued_hyphen(doc, end):
+                end += 2  # ``a retrieval-augmented translation method``, ``a score-based method``: one modifier
+                continue
+            if doc[end].is_punct or doc[end].lower_ in _DESCRIPTION_ENDS:
                 break
-            end += 1
+            end, words = end + 1, words + 1
+        end = min(end, len(doc))
         for j in range(end, i, -1):
+            if j < end and doc[j].pos_ in ("NOUN", "PROPN"):
+                continue  # ``a fighting game platform``: ``game`` modifies the head after it
             kind = type_of_phrase(doc[i:j], self.vocab)
             if kind:
                 return self._generic_type(doc[i:j], released) or kind

@@ -98,6 +98,23 @@ def test_a_name_called_new_anywhere_is_proposed(nlp, text, name, label):
     assert (name, label) in entities(doc)
 
 
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("We propose Plinko, a retrieval-augmented translation method that retrieves examples.", "Plinko"),
+        ("We propose Zorbet, a score-based method for sampling.", "Zorbet"),
+        ("We present Quorbo, a memory-guided Transformer using a reconstruction-based approach.", "Quorbo"),
+        ("We introduce Blorpa, a natural language-based deductive reasoning format.", "Blorpa"),
+    ],
+)
+def test_a_description_is_read_past_its_hyphenated_modifiers(nlp, text, name):
+    """The head of ``a retrieval-augmented translation method`` is ``method``: a hyphen joins a
+    modifier, it does not end the description (``retrieval`` is no Task here), and a word that
+    modifies the noun after it (``reasoning format``) is no head either."""
+    doc = annotate(nlp, text)
+    assert (name, "Method") in {(s.text, s.label_) for s in doc.spans["kg_proposed"]}
+
+
 def test_a_name_called_popular_is_not_proposed(nlp):
     doc = annotate(nlp, "These models form the basis for Quorbscore, a popular metric for scoring examples.")
     assert "Quorbscore" not in proposed(doc)
