@@ -350,6 +350,27 @@ def _adds_to_name(key: str, of: str) -> bool:
     return key.startswith(of + "-") or key.endswith("-" + of)
 
 
+def _models_on_the_benchmark(doc: Doc, entities: list[Span], proposed: list[Span], found: list[tuple]) -> list[tuple]:
+    """A paper that proposes a dataset and no method or model evaluates the models it names on
+    it (``We introduce Zorbench ... We evaluate GPT-4o and Llama-3-70B``): each Model is
+    evaluated on the first proposed dataset, unless the decision related the two otherwise."""
+    if not proposed or any(p.label_ in _ACTORS for p in proposed) or proposed[0].label_ != "Dataset":
+        return []
+    dataset = proposed[0]
+    related = {frozenset((doc.text[f[0]:f[1]].lower(), doc.text[f[3]:f[4]].lower())) for f in found}
+    seen = {dataset.text.lower()}
+    added = []
+    for model in entities:
+        name = model.text.lower()
+        if model.label_ != "Model" or name in seen:
+            continue
+        seen.add(name)
+        if frozenset((name, dataset.text.lower())) not in related:
+            added.append((model.start_char, model.end_char, "evaluated_on", dataset.start_char, dataset.end_char,
+                          model.sent.start_char, model.sent.end_char))
+    return added
+
+
 @Language.factory(
     "kg_relations",
     assigns=["doc._.kg_relations"],
@@ -403,6 +424,7 @@ class RelationFinder:
             a, b, sent = bag.subject, bag.object, bag.sentence
             (found if a.doc is doc else title_found).append(
                 (a.start_char, a.end_char, predicate, b.start_char, b.end_char, sent.start_char, sent.end_char))
+        found += _models_on_the_benchmark(doc, entities, proposed_spans, found)
         doc._.kg_relations = sorted(found)
         doc._.kg_title_relations = sorted(title_found)
         return doc

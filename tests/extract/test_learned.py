@@ -64,6 +64,22 @@ def test_a_sentence_without_entities_gives_no_relation(nlp):
     assert doc._.kg_relations == []
 
 
+@pytest.mark.parametrize("abstract, evaluated", [
+    ("Long inputs remain hard for language models. We introduce Zorbench, a benchmark of 12,000 questions "
+     "over long documents. Across 14 models, Plonk-7B and Quorb-13B stay below 30% accuracy.", True),
+    ("Long inputs remain hard for language models. We propose Zorblat, a novel retrieval method for long "
+     "documents. Across 14 models, Plonk-7B and Quorb-13B stay below 30% accuracy.", False),
+])
+def test_the_models_a_benchmark_paper_names_are_evaluated_on_its_benchmark(nlp, abstract, evaluated):
+    """A paper that proposes a dataset and no method evaluates the models it names on it, in
+    whichever sentence it names them; a paper that proposes a method does not."""
+    doc = annotate(nlp, abstract)
+    relations = {(doc.text[a:b], p, doc.text[c:d]) for a, b, p, c, d, _, _ in doc._.kg_relations}
+    on = {(m, "evaluated_on", "Zorbench") for m in ("Plonk-7B", "Quorb-13B")}
+    assert (on <= relations) == evaluated
+    assert not any(p == "evaluated_on" and o in ("Plonk-7B", "Quorb-13B") for _, p, o in relations)
+
+
 def test_linear_model_round_trips_and_ignores_unknown_features(tmp_path):
     model = LinearModel(["none", "uses", "extends"], ["a", "b"],
                         numpy.array([[0.0, 2.0, 0.0], [0.0, 0.0, 3.0]]), numpy.array([1.0, 0.0, 0.0]))
