@@ -327,6 +327,19 @@ def test_unstated_fields_stay_empty(nlp):
     assert (result["dataset"], result["task"], result["baseline"], result["setting"]) == (None,) * 4
 
 
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("We propose Zorblat. On SQuAD, Zorblat reaches an EM/F1 of 80.1/88.3.", ["80.1", "88.3"]),
+        ("We propose Zorblat. Zorblat shows up to 1.7/4.8x higher throughput on one and eight GPUs.", ["1.7x", "4.8x"]),
+    ],
+)
+def test_decimals_joined_by_slashes_are_values_each(nlp, text, values):
+    """One decimal per metric or setting, the unit written once after the last; fractions
+    (``8/255``) are not results (below)."""
+    assert [r["value"].removeprefix("up to ") for r in results(nlp, text)] == values
+
+
 def test_the_setting_the_sentence_states(nlp):
     [result] = results(nlp, "We propose Zorblat. In the zero-shot setting, Zorblat reaches 61.2% accuracy "
                             "on ImageNet with a 7B model.")
@@ -339,6 +352,7 @@ def test_the_setting_the_sentence_states(nlp):
         "We fine-tune Llama-2 (70B) and a 7B model for 3 epochs.",
         "Our method is evaluated on three benchmarks released in 2023.",
         "We study GPT-4 and ResNet-50 on ImageNet-1K.",
+        "Our bound holds for perturbations of 8/255 and on 9/11 of the instances.",
     ],
 )
 def test_sentences_without_results_give_none(nlp, text):

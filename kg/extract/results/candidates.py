@@ -3,6 +3,7 @@ them; a number inside a name (``GPT-4``) is none."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from spacy.tokens import Doc, Span
@@ -44,10 +45,34 @@ def result_candidates(doc: Doc, sent: Span, entities: list[Span]) -> list[Candid
             unbound.append(candidate)
             continue
         found.append(candidate)
+    for candidate in _slashed(text, offset):
+        if any(c.start < candidate.end and candidate.start < c.end for c in found):
+            continue  # ``4.8x`` of ``1.7/4.8x``: found whole already
+        if not any(e.start_char <= candidate.start < e.end_char for e in entities) and (
+                candidate.kind != "bare" or _next_to_metric(doc, candidate.start, candidate.end, metrics)
+                or _after_score_verb(doc, candidate.start, candidate.end) or _listed_after(doc, candidate.start, found)):
+            found.append(candidate)
     for candidate in reversed(unbound):  # ``3.08 or 2.52 FID``: listed before a score
         if _listed_before(doc, candidate, found):
             found.append(candidate)
     return sorted(found, key=lambda c: c.start)
+
+
+#: Decimals joined by slashes, one per metric or setting (``an EM/F1 of 80.1/88.3``, ``1.7/4.8x``);
+#: fractions (``8/255``, ``9/11``) have no decimals.
+_SLASHED = re.compile(r"(?<![\w./])\d+\.\d+(?:\s?/\s?\d+\.\d+)+(?P<unit>x(?![\w])|×|%)?(?![\w/])")
+_DECIMAL = re.compile(r"\d+\.\d+")
+
+
+def _slashed(text: str, offset: int) -> list[Candidate]:
+    """Each decimal of a slashed list as a value, with the unit written after the last one."""
+    out = []
+    for match in _SLASHED.finditer(text):
+        unit = match.group("unit") or ""
+        for part in _DECIMAL.finditer(match.group(0)):
+            start, end = offset + match.start() + part.start(), offset + match.start() + part.end()
+            out.append(Candidate(start, end, part.group(0) + unit, "unit" if unit else "bare"))
+    return out
 
 
 def _listed_before(doc: Doc, candidate: Candidate, found: list[Candidate]) -> bool:
