@@ -290,3 +290,14 @@ def test_a_catalogued_model_keeps_its_release(nlp, text, names):
     like ``-based``), and the decision does not read ``large`` as what the name is."""
     doc = nlp(text)
     assert {(n, "Model") for n in names} <= {(s.text, s.label_) for s in doc.spans["kg_entities"]}
+
+
+@pytest.mark.parametrize("text, names", [
+    ("We evaluate on WMT14 En-De and WMT16 En-Ro.", {"WMT14 En-De", "WMT16 En-Ro"}),
+    ("On the WMT14 English-German task, the model wins.", {"WMT14 English-German"}),
+])
+def test_a_translation_dataset_keeps_its_language_pair(nlp, text, names):
+    """``WMT14 En-De`` is one dataset: a pair split off as a dataset of its own (``En-De``) would
+    join every paper's pair into one node."""
+    found = {s.text for s in nlp(text).spans["kg_entities"] if s.label_ == "Dataset"}
+    assert found == names

@@ -20,6 +20,30 @@ def _names_entry(text: str, catalogue_id: str) -> bool:
     return any(name_key(n) == key for n in (entry["name"], *entry["aliases"]))
 
 
+#: Languages as translation datasets name their pairs (``En-De``, ``English-German``): ISO 639-1
+#: codes are read by their shape, these names of the languages of the WMT, IWSLT and FLORES
+#: shared tasks by list.
+_LANGUAGES = frozenset(
+    "english german french spanish italian portuguese dutch romanian russian czech polish finnish estonian "
+    "latvian lithuanian hungarian turkish greek bulgarian ukrainian chinese japanese korean vietnamese thai "
+    "hindi bengali tamil gujarati nepali sinhala arabic hebrew persian kazakh icelandic swedish danish "
+    "norwegian croatian serbian slovenian slovak indonesian khmer pashto swahili".split())
+
+
+def _language(token) -> bool:
+    text = token.text
+    return (len(text) == 2 and text[0].isupper() and text[1].islower() and not token.is_stop) \
+        or text.lower() in _LANGUAGES
+
+
+def _language_pair_end(doc: Doc, end: int) -> int | None:
+    """The end of a language pair right after token ``end - 1`` (``En-De``, ``English→German``)."""
+    if end + 2 < len(doc) and doc[end - 1].whitespace_ and _language(doc[end]) and doc[end + 1].text in ("-", "→", "->", "–") \
+            and _language(doc[end + 2]) and not doc[end].whitespace_ and not doc[end + 1].whitespace_:
+        return end + 3
+    return None
+
+
 class CatalogueCandidates:
     """Mixed into :class:`~kg.extract.entities.EntityRecognizer`; reads ``catalogue_key``, ``vocab``
     and the document's tokens, and widens a match by the glued runs and sizes of
@@ -50,6 +74,8 @@ class CatalogueCandidates:
             if span.label_ == "Model":
                 end, sized = self._with_size(doc, self._with_variant(doc, end))
                 changed = changed or sized or end != span.end
+            elif span.label_ == "Dataset" and (paired := _language_pair_end(doc, end)) is not None:
+                end, changed = paired, True  # ``WMT14 En-De``: one translation dataset, not two
             yield Candidate(start, end, span.label_, PRIORITY_CATALOGUE, "" if changed else span.id_)
 
     def _whole_glued_name(self, doc: Doc, start: int, end: int) -> tuple[int, int]:
