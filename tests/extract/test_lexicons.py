@@ -299,5 +299,5 @@ def test_a_catalogued_model_keeps_its_release(nlp, text, names):
 def test_a_translation_dataset_keeps_its_language_pair(nlp, text, names):
     """``WMT14 En-De`` is one dataset: a pair split off as a dataset of its own (``En-De``) would
     join every paper's pair into one node."""
-    found = {s.text for s in nlp(text).spans["kg_entities"] if s.label_ == "Dataset"}
-    assert found == names
+    doc = nlp(text)
+    assert {s.text for s in doc.spans["kg_entities"] if s.label_ == "Dataset"} == names
