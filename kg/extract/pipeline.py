@@ -16,6 +16,7 @@ Examples
 from __future__ import annotations
 
 import configparser
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
@@ -177,6 +178,7 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     relations_out = _relations(doc._.kg_relations, index_of_span, clean)
     relations_out += _relations(doc._.kg_title_relations, index_of_span, clean, in_title=True)
     results_out = [_result(found, index_of_span, clean) for found in doc._.kg_results]
+    relations_out = _split_slashed_names(entities_out, relations_out)
     code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
     return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
 
@@ -210,6 +212,43 @@ def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: s
             )
         )
     return entities_out, index_of_span
+
+
+#: ``CIFAR-10/100``, ``ImageNet-1K/21K``: datasets written as one name, the others' numbers after slashes.
+_SLASHED_NAME = re.compile(r"^(?P<base>.*[A-Za-z][-_ ]?)(?P<first>\d+[A-Za-z]?)(?P<more>(?:/\d+[A-Za-z]?)+)$")
+
+
+def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> list[Relation]:
+    """``CIFAR-10/100`` names CIFAR-10 and CIFAR-100 (as the annotation does): the first keeps
+    the entity, each other is one more entity with its mentions and relations; ``found`` is
+    extended in place, the relations returned."""
+    for i, entity in enumerate(list(found)):
+        match = _SLASHED_NAME.match(entity.name) if entity.type == "Dataset" else None
+        if match is None:
+            continue
+        base = match["base"]
+        names = [base + match["first"], *(base + n for n in match["more"].split("/")[1:])]
+        for n, name in enumerate(names):
+            split = Entity(name=name, type="Dataset", key=name_key(name), mentions=entity.mentions,
+                           proposed=entity.proposed, aliases=sorted({*entity.aliases, entity.name}),
+                           catalogue_id=_only_catalogue_id(name))
+            if n == 0:
+                found[i] = split
+                continue
+            found.append(split)
+            j = len(found) - 1
+            stated = stated + [Relation(j if r.subject == i else r.subject, r.predicate,
+                                        j if r.object == i else r.object, r.start, r.end)
+                               for r in stated if i in (r.subject, r.object)]
+    return stated
+
+
+def _only_catalogue_id(name: str) -> str | None:
+    """The catalogue id of a Dataset ``name`` names, if it names exactly one."""
+    from kg.extract.lexicons import catalogue_entry, catalogue_ids_of
+
+    ids = [i for i in catalogue_ids_of(name) if (catalogue_entry(i) or {}).get("label") == "Dataset"]
+    return ids[0] if len(ids) == 1 else None
 
 
 def _title_entities(doc: Doc, paper: Paper) -> list[Entity]:

@@ -301,3 +301,19 @@ def test_a_translation_dataset_keeps_its_language_pair(nlp, text, names):
     join every paper's pair into one node."""
     doc = nlp(text)
     assert {s.text for s in doc.spans["kg_entities"] if s.label_ == "Dataset"} == names
+
+
+def test_datasets_written_as_one_slashed_name_are_each_an_entity(nlp):
+    """``CIFAR-10/100`` is CIFAR-10 and CIFAR-100, each with its catalogue id and the relations
+    of the name."""
+    from kg.extract.pipeline import extract_papers
+    from kg.types import Paper, Source
+
+    text = "We propose Zorblat, a new optimizer. Zorblat improves accuracy on CIFAR-10/100 and ImageNet-1K."
+    [record] = extract_papers([Paper("p", text, Source("test", 0))], nlp)
+    datasets = {e.name: e.catalogue_id for e in record.entities if e.type == "Dataset"}
+    assert datasets == {"CIFAR-10": "pwc:dataset:cifar-10", "CIFAR-100": "pwc:dataset:cifar-100",
+                        "ImageNet-1K": "pwc:dataset:imagenet"}
+    names = [e.name for e in record.entities]
+    evaluated = {names[r.object] for r in record.relations if names[r.subject] == "Zorblat" and r.predicate == "evaluated_on"}
+    assert {"CIFAR-10", "CIFAR-100"} <= evaluated
