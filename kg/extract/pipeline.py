@@ -33,6 +33,7 @@ from kg.extract import (  # noqa: F401  (registrations)
     abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, title_names, tokenizer,
 )
 from kg.extract.clean import CleanText, clean_text, find_urls
+from kg.extract.lexicons import catalogue_entry, catalogue_ids_of
 from kg.extract.mentions import display_name, group_spans
 from kg.extract.title_names import TITLE
 from kg.extract.cleaner import MAX_ABSTRACT_CHARS
@@ -245,8 +246,6 @@ def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> list[Re
 
 def _only_catalogue_id(name: str) -> str | None:
     """The catalogue id of a Dataset ``name`` names, if it names exactly one."""
-    from kg.extract.lexicons import catalogue_entry, catalogue_ids_of
-
     ids = [i for i in catalogue_ids_of(name) if (catalogue_entry(i) or {}).get("label") == "Dataset"]
     return ids[0] if len(ids) == 1 else None
 

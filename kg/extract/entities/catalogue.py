@@ -31,6 +31,7 @@ _LANGUAGES = frozenset(
 
 
 def _language(token) -> bool:
+    """An ISO 639-1 code (``En``, not a stop word such as ``It``) or a language's name."""
     text = token.text
     return (len(text) == 2 and text[0].isupper() and text[1].islower() and not token.is_stop) \
         or text.lower() in _LANGUAGES
