@@ -223,6 +223,14 @@ def test_a_baseline_described_as_existing_is_not_the_subject(nlp):
     assert found["up to 112 times"]["subject"] == "Zorblat"
 
 
+def test_a_fronted_place_is_not_listed_with_the_subject(nlp):
+    """``On Zorbench, GPT-4 achieves``: the comma ends the fronted phrase; it does not list GPT-4
+    with the dataset (as ``on A and B`` would)."""
+    [result] = results(nlp, "We introduce Zorbench, a benchmark of 5,000 multi-hop questions. "
+                            "On Zorbench, GPT-4 achieves only 35.2% accuracy.")
+    assert (result["subject"], result["dataset"]) == ("GPT-4", "Zorbench")
+
+
 def test_a_value_an_actor_owns_is_its_own(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat achieves 198% mean human performance on Atari, higher "
                           "than the state-of-the-art EfficientZero's 194%, while using only 25% of its compute.")

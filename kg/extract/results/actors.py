@@ -108,8 +108,8 @@ def _in_phrase(doc: Doc, sent: Span, actor: Span, ents: list[Span]) -> bool:
         # ``on Y and X``, ``on Traveling Salesman Problem (TSP) and X``, ``with Y (X)``: X is in Y's phrase
         end = i if doc[i].text == "(" else _before_parentheses(doc, sent, i)
         listed = next((e for e in ents if e.end == end and e.start >= sent.start), None)
-        if listed is None:
-            break
+        if listed is None or (doc[i].text == "," and (listed.label_ in _ACTORS) != (actor.label_ in _ACTORS)):
+            break  # ``On Zorbench, GPT-4 achieves``: the comma ends a phrase, it lists no other kind
         i, actor = listed.start - 1, listed
     return i >= sent.start and doc[i].lower_ in _PREPOSITIONS
 
