@@ -179,7 +179,7 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     relations_out = _relations(doc._.kg_relations, index_of_span, clean)
     relations_out += _relations(doc._.kg_title_relations, index_of_span, clean, in_title=True)
     results_out = [_result(found, index_of_span, clean) for found in doc._.kg_results]
-    relations_out = _split_slashed_names(entities_out, relations_out)
+    entities_out, relations_out = _split_slashed_names(entities_out, relations_out)
     code_urls = list(dict.fromkeys([*paper.code_urls, *find_urls(paper.abstract)]))
     return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
 
@@ -219,16 +219,18 @@ def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: s
 _SLASHED_NAME = re.compile(r"^(?P<base>.*[A-Za-z][-_ ]?)(?P<first>\d+[A-Za-z]?)(?P<more>(?:/\d+[A-Za-z]?)+)$")
 
 
-def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> list[Relation]:
+def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> tuple[list[Entity], list[Relation]]:
     """``CIFAR-10/100`` names CIFAR-10 and CIFAR-100 (as the annotation does): the first keeps
-    the entity, each other is one more entity with its mentions and relations; ``found`` is
-    extended in place, the relations returned."""
+    the entity's place (results point to it), each other is one more entity with its mentions
+    and relations."""
+    found, stated = list(found), list(stated)
     for i, entity in enumerate(list(found)):
         match = _SLASHED_NAME.match(entity.name) if entity.type == "Dataset" else None
         if match is None:
             continue
         base = match["base"]
         names = [base + match["first"], *(base + n for n in match["more"].split("/")[1:])]
+        own = [r for r in stated if i in (r.subject, r.object)]
         for n, name in enumerate(names):
             split = Entity(name=name, type="Dataset", key=name_key(name), mentions=entity.mentions,
                            proposed=entity.proposed, aliases=sorted({*entity.aliases, entity.name}),
@@ -236,12 +238,11 @@ def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> list[Re
             if n == 0:
                 found[i] = split
                 continue
+            j = len(found)
             found.append(split)
-            j = len(found) - 1
-            stated = stated + [Relation(j if r.subject == i else r.subject, r.predicate,
-                                        j if r.object == i else r.object, r.start, r.end)
-                               for r in stated if i in (r.subject, r.object)]
-    return stated
+            stated += [Relation(j if r.subject == i else r.subject, r.predicate, j if r.object == i else r.object,
+                                r.start, r.end) for r in own]
+    return found, stated
 
 
 def _only_catalogue_id(name: str) -> str | None:

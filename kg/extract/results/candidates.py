@@ -33,25 +33,16 @@ def result_candidates(doc: Doc, sent: Span, entities: list[Span]) -> list[Candid
     metrics = [e for e in entities if e.label_ == "Metric"]
     found: list[Candidate] = []
     unbound: list[Candidate] = []  # bare numbers nothing marks as scores (yet)
-    for match in VALUE.finditer(text):
-        kind = next(k for k, v in match.groupdict().items() if v is not None)
-        start, end = offset + match.start(), offset + match.end()
+    for start, end, written, kind in _numbers(text, offset):
         if any(e.start_char <= start < e.end_char or (e.start_char < end <= e.end_char and e.label_ != "Metric")
                for e in entities):
             continue  # a number inside a name (GPT-4, ResNet-50, 8x7B); not a unit read as a metric (32.03 dB)
-        candidate = Candidate(start, end, match.group(0), kind)
+        candidate = Candidate(start, end, written, kind)
         if kind == "bare" and not (_next_to_metric(doc, start, end, metrics) or _after_score_verb(doc, start, end)
                                    or _listed_after(doc, start, found) or _on_dataset(doc, start, end, entities)):
             unbound.append(candidate)
             continue
         found.append(candidate)
-    for candidate in _slashed(text, offset):
-        if any(c.start < candidate.end and candidate.start < c.end for c in found):
-            continue  # ``4.8x`` of ``1.7/4.8x``: found whole already
-        if not any(e.start_char <= candidate.start < e.end_char for e in entities) and (
-                candidate.kind != "bare" or _next_to_metric(doc, candidate.start, candidate.end, metrics)
-                or _after_score_verb(doc, candidate.start, candidate.end) or _listed_after(doc, candidate.start, found)):
-            found.append(candidate)
     for candidate in reversed(unbound):  # ``3.08 or 2.52 FID``: listed before a score
         if _listed_before(doc, candidate, found):
             found.append(candidate)
@@ -64,15 +55,19 @@ _SLASHED = re.compile(r"(?<![\w./])\d+\.\d+(?:\s?/\s?\d+\.\d+)+(?P<unit>x(?![\w]
 _DECIMAL = re.compile(r"\d+\.\d+")
 
 
-def _slashed(text: str, offset: int) -> list[Candidate]:
-    """Each decimal of a slashed list as a value, with the unit written after the last one."""
-    out = []
+def _numbers(text: str, offset: int) -> list[tuple[int, int, str, str]]:
+    """(start, end, value as written, kind) of every number of ``text`` that may state a result,
+    in order: the matches of :data:`VALUE`, and each decimal of a slashed list, with the unit
+    written after the last one (``1.7/4.8x``: ``1.7x`` and ``4.8x``)."""
+    found = [(m.start(), m.end(), m.group(0), next(k for k, v in m.groupdict().items() if v is not None))
+             for m in VALUE.finditer(text)]
     for match in _SLASHED.finditer(text):
         unit = match.group("unit") or ""
         for part in _DECIMAL.finditer(match.group(0)):
-            start, end = offset + match.start() + part.start(), offset + match.start() + part.end()
-            out.append(Candidate(start, end, part.group(0) + unit, "unit" if unit else "bare"))
-    return out
+            start, end = match.start() + part.start(), match.start() + part.end()
+            if not any(a < end and start < b for a, b, _, _ in found):  # ``4.8x`` matched whole already
+                found.append((start, end, part.group(0) + unit, "unit" if unit else "bare"))
+    return [(offset + a, offset + b, written, kind) for a, b, written, kind in sorted(found)]
 
 
 def _listed_before(doc: Doc, candidate: Candidate, found: list[Candidate]) -> bool:
