@@ -8,6 +8,8 @@ Patterns, all general syntax (no names are listed anywhere):
 - ``our (proposed|resulting|new) X``;
 - an acronym defined by bold letters;
 - an acronym the abstract defines whose long form the paper proposes.
+A descriptive phrase (no capitals, digits or coined word) gets only the naming word and
+``X, a new <kind>`` patterns: ``a technique named data-dependent contraction``.
 The proposed entity takes the type of the descriptive noun it is given
 (``AFLOW, an automated framework`` -> Method; ``a benchmark named X`` -> Dataset).
 Proposed spans are copied to ``doc.spans[proposed_key]``.
@@ -132,9 +134,9 @@ class ProposalFinder:
         proposed: dict[int, str | None] = {}
         reasons: dict[int, str] = {}
         for index, ent in enumerate(entities):
-            if ent.kb_id_ or not self._nameable(ent):
+            if ent.kb_id_:
                 continue
-            found = self._proposal_type(doc, ent, entities)
+            found = self._proposal_type(doc, ent, entities) if self._nameable(ent) else self._phrase_named(doc, ent)
             if found is not False:
                 proposed[index], reasons[index] = found
         self._through_acronyms(doc, entities, proposed, reasons)
@@ -219,6 +221,15 @@ class ProposalFinder:
             described = self._description_after(doc, ent.end + 1, released=True)
             return (described, "opening") if described else False
         return False
+
+    def _phrase_named(self, doc: Doc, ent: Span):
+        """A descriptive phrase the paper names as its own (``a technique named data-dependent
+        contraction``, ``the contextual lasso, a new estimator``): only a naming word or an
+        apposition calling it a new thing of a kind; the other patterns need a name."""
+        if ent.start > 0 and doc[ent.start - 1].lower_ in self.vocab.naming_words:
+            return self._described_by_preceding(doc, ent) or self._description(doc, ent), "naming"
+        kind = self._description(doc, ent) if _described_as_new(doc, ent) else None
+        return (kind, "apposition") if kind else False
 
     def _object_of_proposing_verb(self, doc: Doc, before: Span, ent: Span, entities: list[Span]) -> bool:
         """``we introduce X``: the last proposing verb before ``ent`` has it as its object, in the

@@ -115,6 +115,34 @@ def test_a_description_is_read_past_its_hyphenated_modifiers(nlp, text, name):
     assert (name, "Method") in {(s.text, s.label_) for s in doc.spans["kg_proposed"]}
 
 
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("To explain it, we propose a novel technique named zorbed plink contraction to capture the losses.",
+         "zorbed plink contraction"),
+        ("This leads us to the contextual zorb lasso, a new statistical estimator that fits a sparse model.",
+         "contextual zorb lasso"),
+    ],
+)
+def test_a_phrase_the_paper_names_has_its_proposal_pattern(nlp, text, phrase):
+    """A descriptive phrase (no capitals) gets the naming and *a new ...* patterns, which a name gets,
+    so the learned decision weighs them; the other patterns stay for names."""
+    doc = annotate(nlp, text)
+    entities = list(doc.spans["kg_entities"])
+    found, reasons = nlp.get_pipe("kg_proposals")._by_patterns(doc, entities)
+    assert {entities[i].text: reasons[i] for i in found}.get(phrase) in ("naming", "apposition")
+
+
+def test_a_phrase_called_a_new_issue_has_no_proposal_pattern(nlp):
+    """``unauthorized plink recognition, a new and often overlooked issue``: a new thing of no
+    kind the paper could propose."""
+    doc = annotate(nlp, "Studies protect users against unauthorized plink recognition, a new and often "
+                        "overlooked issue has emerged.")
+    entities = list(doc.spans["kg_entities"])
+    found, _ = nlp.get_pipe("kg_proposals")._by_patterns(doc, entities)
+    assert "unauthorized plink recognition" not in {entities[i].text for i in found}
+
+
 def test_a_name_called_popular_is_not_proposed(nlp):
     doc = annotate(nlp, "These models form the basis for Quorbscore, a popular metric for scoring examples.")
     assert "Quorbscore" not in proposed(doc)

@@ -231,6 +231,14 @@ def test_a_fronted_place_is_not_listed_with_the_subject(nlp):
     assert (result["subject"], result["dataset"]) == ("GPT-4", "Zorbench")
 
 
+def test_subjects_listed_together_file_the_value_under_the_first(nlp):
+    """``our Zorb-DQN and Zorb-PPO agents outperform ...``: both state the value; it is filed under
+    the first, as a reader cites it (not the one nearest the number)."""
+    [result] = results(nlp, "We propose Zorb-DQN and Zorb-PPO. Our Zorb-DQN and Zorb-PPO agents outperform "
+                            "existing smoothed agents by an average factor of 2.16x under the strongest attack.")
+    assert result["subject"] == "Zorb-DQN"
+
+
 def test_a_value_an_actor_owns_is_its_own(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat achieves 198% mean human performance on Atari, higher "
                           "than the state-of-the-art EfficientZero's 194%, while using only 25% of its compute.")

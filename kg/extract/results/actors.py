@@ -71,10 +71,20 @@ def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous
         if any(t.lower_ in _WE for t in between):
             continue
         if any(t.tag_ in _FINITE for t in between):
-            return _proposal_it_uses(doc, ents, actor, between, main) or actor
+            return _proposal_it_uses(doc, ents, actor, between, main) or _first_listed(doc, sent, actor, ents)
     if previous is not None:
         return previous["_subject"]
     return main
+
+
+def _first_listed(doc: Doc, sent: Span, actor: Span, ents: list[Span]) -> Span:
+    """``our S-DQN and S-PPO agents outperform ...``: two names modifying one noun state the value
+    together; it is filed under the first, as a reader cites it."""
+    i = actor.start - 1
+    if i <= sent.start or doc[i].lower_ not in ("and", "or") or actor.end >= sent.end or \
+            doc[actor.end].pos_ != "NOUN":
+        return actor
+    return next((e for e in ents if e.end == i and e.start >= sent.start and e.label_ == actor.label_), actor)
 
 
 def _proposal_it_uses(doc: Doc, ents: list[Span], actor: Span, between: Span, main: Span | None) -> Span | None:
