@@ -20,13 +20,20 @@ _SIZE_IN_PARENS = re.compile(r"\s*\(\s*(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])\s*\)", 
 _SIZE_AFTER_SPACE = re.compile(r"\s+(\d+(?:\.\d+)?[BMKT]|\d+x\d+[BM])$", re.IGNORECASE)
 
 
-def display_name(text: str) -> str:
-    """A mention as an entity name: sizes joined (``OPT (30B)`` -> ``OPT-30B``), singular."""
+def display_name(text: str, proper: bool = False) -> str:
+    """A mention as an entity name: sizes joined (``OPT (30B)`` -> ``OPT-30B``), singular, unless
+    ``proper`` and written with a capital: a dataset's name is its own (``Natural Questions``,
+    ``Tanks and Temples``), not a common noun's plural. Name keys are singular either way.
+
+    >>> display_name("Graph Neural Networks"), display_name("Natural Questions", proper=True)
+    ('Graph Neural Network', 'Natural Questions')
+    """
     text = " ".join(text.split())
     text = _SIZE_IN_PARENS.sub(r"-\1", text)
     if re.search(r"[A-Z]", text.rsplit(" ", 1)[0]):
         text = _SIZE_AFTER_SPACE.sub(r"-\1", text)
-    return singular_name(text.strip(" -"))
+    text = text.strip(" -")
+    return text if proper and re.search(r"[A-Z]", text) else singular_name(text)
 
 
 def group_spans(doc: Doc, spans: list[Span]) -> list[tuple[list[Span], set[tuple[int, int]]]]:

@@ -190,9 +190,9 @@ def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: s
     entities_out: list[Entity] = []
     index_of_span: dict[tuple, int] = {}
     for members, long_forms in groups:
-        names = [display_name(_without_sentence_capital(s)) for s in members]
         is_proposed = any((s.start_char, s.end_char) in proposed for s in members)
         label = _entity_type(members, proposed, is_proposed)
+        names = [display_name(_without_sentence_capital(s), proper=label == "Dataset") for s in members]
         name, key = _entity_name(members, names, long_forms, is_proposed)
         if not key:
             continue

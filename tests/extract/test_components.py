@@ -255,6 +255,22 @@ def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
     assert {"image segmentation", "Bayesian optimization", "latent verifier"} <= names
 
 
+def test_a_dataset_keeps_its_plural_name(nlp):
+    """``Natural Questions`` is a dataset's own name; a common noun's plural is still singular
+    (``Graph Neural Networks``), and both keys are singular."""
+    from kg.extract.pipeline import to_extraction
+    from kg.types import Paper, Source
+
+    text = ("Graph Neural Networks are strong. We evaluate Zorblat on Natural Questions and TriviaQA, "
+            "where it beats every baseline.")
+    paper = Paper("p", text, Source("x", 0))
+    doc = annotate(nlp, text)
+    record = to_extraction(doc, paper, doc._.kg_clean)
+    names = {e.name: e for e in record.entities}
+    assert names["Natural Questions"].type == "Dataset" and names["Natural Questions"].key == "natural-question"
+    assert "Graph Neural Network" in names
+
+
 def test_formulas_are_not_names(nlp):
     text = ("The barrier is(4)kBTxo=V1−V2ln((o2ν¯2κ)/(o1ν¯1κ)),from Eq. (3), at VDS≠0 V. "
             "The UO2|U interface forms.")

@@ -61,11 +61,19 @@ def strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
             phrase.priority = PRIORITY_CATALOGUE
 
 
+#: Words that join two things, not the parts of one name: ``Zorblat on Natural Questions``.
+_JOINING = frozenset("on in for with from by to of at over across using via and or than".split())
+
+
 def _stands_for_phrase(doc: Doc, match: Candidate, phrase: Candidate) -> bool:
     """A shorter catalogue match of the phrase's type inside it makes it strong, but not a dataset
-    or model name followed by common words (``HumanEval coding`` benchmark)."""
+    or model name followed by common words (``HumanEval coding`` benchmark), nor one a
+    preposition or conjunction joins to the words before it (``Zorblat on Natural Questions``)."""
     if (match.start, match.end) == (phrase.start, phrase.end):
         return False
+    if any(t.lower_ in _JOINING and t.is_lower and t.whitespace_ and doc[t.i - 1].whitespace_
+           for t in doc[phrase.start + 1:match.start]):
+        return False  # a word between spaces; ``text-to-image retrieval`` is one name
     return not (match.label in ("Dataset", "Model") and match.start == phrase.start
                 and all(t.is_lower for t in doc[match.end:phrase.end]))
 
