@@ -239,6 +239,17 @@ def test_subjects_listed_together_file_the_value_under_the_first(nlp):
     assert result["subject"] == "Zorb-DQN"
 
 
+def test_a_benchmark_papers_results_are_on_its_benchmark(nlp):
+    """A paper that proposes a dataset and no method: a result whose sentence names no dataset is
+    on the proposed one; a paper that proposes a method gets no dataset it does not state."""
+    found = by_value(nlp, "We introduce Zorbench, a benchmark of 4,312 table questions. We evaluate GPT-4o and "
+                          "Llama-3-70B. The best model, GPT-4o, reaches only 54.2% exact match.")
+    assert (found["54.2%"]["dataset"], found["54.2%"]["subject"]) == ("Zorbench", "GPT-4o")
+    assert "4,312" not in found
+    found = by_value(nlp, "We propose Zorblat, a new sampler. Zorblat reaches 54.2% exact match.")
+    assert found["54.2%"]["dataset"] is None
+
+
 def test_a_value_an_actor_owns_is_its_own(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat achieves 198% mean human performance on Atari, higher "
                           "than the state-of-the-art EfficientZero's 194%, while using only 25% of its compute.")

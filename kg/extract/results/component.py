@@ -57,6 +57,7 @@ class ResultFinder:
             kept = [c for c in result_candidates(doc, sent, in_sent)
                     if self.is_result(doc, sent, in_sent, c, position)]
             results += _attribute(doc, sent, in_sent, kept, main)
+        _on_the_benchmark(results, proposed)
         doc._.kg_results = results
         return doc
 
@@ -65,3 +66,15 @@ class ResultFinder:
             return True
         features = candidate_features(doc, sent, entities, cand, position)
         return self.classifier.probability(features, "result") >= self.threshold
+
+
+def _on_the_benchmark(results: list[dict], proposed: list[Span]) -> None:
+    """A paper that proposes a dataset and no method or model reports its results on it
+    (``We introduce ZorbQA ... GPT-4o reaches only 54.2% exact match``): a result whose sentence
+    names no dataset is on the first proposed one."""
+    if not proposed or any(p.label_ != "Dataset" for p in proposed):
+        return
+    benchmark = (proposed[0].start_char, proposed[0].end_char)
+    for result in results:
+        if result["dataset"] is None:
+            result["dataset"] = benchmark
