@@ -34,7 +34,7 @@ _PREPOSITIONS = frozenset("with using on of for by from via in into to under aga
 #: What runs a method in a clause (``agents trained with X``, ``pre-training using X``).
 _USING = frozenset("using with on via".split())
 _METRIC_GLUE = frozenset("of = : is was are were score scores reaches reaching reached achieves achieving "
-                         "achieved attains attaining obtains obtaining a an the to at with by".split())
+                         "achieved attains attaining obtains obtaining a an the to at with by within".split())
 _SCORE_VERBS = frozenset("achieves achieve achieving achieved reaches reaching reached obtains obtaining "
                          "obtained attains attaining attained scores scoring yields yielding".split())
 _APPROX_WORDS = frozenset("up to over about around nearly almost approximately roughly merely only just at "
