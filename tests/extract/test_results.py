@@ -99,6 +99,9 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. Zorblat reaches an FID of 5.17 on CIFAR-10.", "5.17", "FID"),
         ("We propose Zorblat, a new decoder. It improves ROUGE-L by 3.2 on XSum while keeping BERTScore within "
          "0.5 points of the baseline.", "0.5 points", "BERTScore"),
+        # not the metric of what the value is compared with
+        ("We propose Zorblat, a new metric. Zorblat achieves a Spearman correlation of 0.82 with human judgments "
+         "on WMT22, compared to 0.61 for BLEU.", "0.82", "Spearman correlation"),
         ("We propose Zorblat. It improves accuracy by 4-16% over the baselines.", "4-16%", "accuracy"),
         ("We propose Zorblat. Zorblat saves 77.3% training time and 76.0% memory.", "76.0%", "memory"),
         ("We propose Zorblat. It reduces the question count by 20% on average.", "20% on average", "question count"),
