@@ -271,6 +271,15 @@ def test_a_dataset_keeps_its_plural_name(nlp):
     assert "Graph Neural Network" in names
 
 
+def test_a_dimension_before_a_name_is_part_of_it(nlp):
+    """``3D visual grounding`` is not the catalogue's ``visual grounding``: the longer name, without
+    the catalogue id of the shorter."""
+    doc = annotate(nlp, "We propose Zorblat for 3D visual grounding and 2D pose estimation on ScanRefer.")
+    found = {s.text: s for s in doc.spans["kg_entities"]}
+    assert {"3D visual grounding", "2D pose estimation"} <= set(found)
+    assert not found["3D visual grounding"].kb_id_
+
+
 def test_formulas_are_not_names(nlp):
     text = ("The barrier is(4)kBTxo=V1−V2ln((o2ν¯2κ)/(o1ν¯1κ)),from Eq. (3), at VDS≠0 V. "
             "The UO2|U interface forms.")

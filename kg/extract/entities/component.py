@@ -3,6 +3,8 @@ the choice among them, their types, then the learned decision, into ``doc.spans[
 
 from __future__ import annotations
 
+import re
+
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
@@ -124,6 +126,19 @@ def _measured_in_terms_of(doc: Doc, c: Candidate) -> bool:
     return False
 
 
+_DIMENSION = re.compile(r"^\d[dD]$")
+
+
+def _with_dimension(doc: Doc, c: Candidate) -> None:
+    """``3D visual grounding``, ``2D pose estimation``: the dimension written before a name is part
+    of it (the annotation's names keep it in 126 of 130 such places), and the longer name is
+    no longer the catalogue entry inside it."""
+    if c.start > 0 and _DIMENSION.match(doc[c.start - 1].text) and doc[c.start - 1].whitespace_ \
+            and doc[c.start].is_lower:
+        c.start -= 1
+        c.kb_id = ""
+
+
 def _a_metric(classes: list[str], p) -> bool:
     """The decision's likeliest type, if the name is one, is Metric."""
     return max((q, c) for q, c in zip(p, classes) if c != "none")[1] == "Metric"
@@ -209,6 +224,8 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
             *(self._title_phrases(doc) if self.rule_phrases else ()),
             *(self._head_phrases(doc) if self.rule_phrases else ()),
         ]
+        for c in [*candidates, *learned]:
+            _with_dimension(doc, c)
         _label_as_learned(candidates, learned)
         _favour_whole_names(doc, candidates, learned)
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
