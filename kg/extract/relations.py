@@ -51,7 +51,7 @@ from kg.extract.title_names import title_proposal
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 from kg.ids import name_key
 
-__all__ = ["PairBag", "RelationFinder", "main_proposals", "pair_bags", "pair_candidates", "pair_features", "relation_subjects",
+__all__ = ["PairBag", "RelationFinder", "main_proposals", "pair_bags", "pair_candidates", "pair_features", "proposed_benchmark", "relation_subjects",
            "OBJECT_TYPES", "SUBJECT_TYPES"]
 
 for _name in ("kg_relations", "kg_title_relations", "kg_title_names"):
@@ -350,13 +350,21 @@ def _adds_to_name(key: str, of: str) -> bool:
     return key.startswith(of + "-") or key.endswith("-" + of)
 
 
+def proposed_benchmark(proposed: list[Span]) -> Span | None:
+    """The dataset a benchmark paper proposes: its first proposal, when that is a dataset and it
+    proposes no method or model (``We introduce Zorbench, a benchmark of ...``)."""
+    if not proposed or any(p.label_ in _ACTORS for p in proposed) or proposed[0].label_ != "Dataset":
+        return None
+    return proposed[0]
+
+
 def _models_on_the_benchmark(doc: Doc, entities: list[Span], proposed: list[Span], found: list[tuple]) -> list[tuple]:
     """A paper that proposes a dataset and no method or model evaluates the models it names on
     it (``We introduce Zorbench ... We evaluate GPT-4o and Llama-3-70B``): each Model is
     evaluated on the first proposed dataset, unless the decision related the two otherwise."""
-    if not proposed or any(p.label_ in _ACTORS for p in proposed) or proposed[0].label_ != "Dataset":
+    dataset = proposed_benchmark(proposed)
+    if dataset is None:
         return []
-    dataset = proposed[0]
     related = {frozenset((doc.text[f[0]:f[1]].lower(), doc.text[f[3]:f[4]].lower())) for f in found}
     seen = {dataset.text.lower()}
     added = []

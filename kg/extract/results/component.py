@@ -14,7 +14,7 @@ from kg.extract.results.attribution import _attribute
 from kg.extract.results.candidates import Candidate, result_candidates
 from kg.extract.results.features import candidate_features
 from kg.extract.results.words import _ACTORS
-from kg.extract.relations import relation_subjects
+from kg.extract.relations import proposed_benchmark, relation_subjects
 from kg.extract.sentences import spans_by_sentence
 
 if not Doc.has_extension("kg_results"):
@@ -69,12 +69,11 @@ class ResultFinder:
 
 
 def _on_the_benchmark(results: list[dict], proposed: list[Span]) -> None:
-    """A paper that proposes a dataset and no method or model reports its results on it
-    (``We introduce ZorbQA ... GPT-4o reaches only 54.2% exact match``): a result whose sentence
-    names no dataset is on the first proposed one."""
-    if not proposed or any(p.label_ != "Dataset" for p in proposed):
+    """A benchmark paper reports its results on its benchmark (``We introduce ZorbQA ... GPT-4o
+    reaches only 54.2% exact match``): a result whose sentence names no dataset is on it."""
+    benchmark = proposed_benchmark(proposed)
+    if benchmark is None:
         return
-    benchmark = (proposed[0].start_char, proposed[0].end_char)
     for result in results:
         if result["dataset"] is None:
-            result["dataset"] = benchmark
+            result["dataset"] = (benchmark.start_char, benchmark.end_char)
