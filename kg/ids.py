@@ -89,6 +89,9 @@ def _singular(word: str) -> str:
         return _IRREGULAR[lower]
     if lower in _NOT_PLURAL:
         return word
+    known = _field_plurals().get(lower)
+    if known is not None and len(known) >= 4 and known != lower and lower.startswith(known):
+        return word[: len(known)]  # the field writes ``ratio``, ``ResNet``, ``U-Net`` for these
     if len(word) >= 4 and word[-1] == "s" and word[-2].isupper():
         return word[:-1]  # an acronym's plural: TPUs, ViTs, LoRAs
     if len(word) < 4 or not word.endswith("s") or lower.endswith(_PLURAL_KEEP):
