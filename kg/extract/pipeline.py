@@ -215,26 +215,28 @@ def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: s
     return entities_out, index_of_span
 
 
-#: ``CIFAR-10/100``, ``ImageNet-1K/21K``: datasets written as one name, the others' numbers after slashes.
-_SLASHED_NAME = re.compile(r"^(?P<base>.*[A-Za-z][-_ ]?)(?P<first>\d+[A-Za-z]?)(?P<more>(?:/\d+[A-Za-z]?)+)$")
+#: ``CIFAR-10/100``, ``ImageNet-1K/21K``, ``GPT-3/4``, ``LLaMA-1/-2``, ``LLaMA-V1/V2``: datasets or
+#: models written as one name, the others' numbers after slashes, written alike (not ``ViT-B/16`` nor ``SoViT-400m/14``: a patch size after the slash).
+_SLASHED_NAME = re.compile(r"^(?P<base>.*(?:[A-Za-z][-_ ]?|\d[-_ ]))(?P<first>(?P<v>[Vv]?)\d+(?:\.\d+)?(?P<s>[A-Za-z]?))"
+                           r"(?P<more>(?:/-?(?P=v)\d+(?:\.\d+)?(?P=s))+)$")
 
 
 def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> tuple[list[Entity], list[Relation]]:
-    """``CIFAR-10/100`` names CIFAR-10 and CIFAR-100 (as the annotation does): the first keeps
-    the entity's place (results point to it), each other is one more entity with its mentions
-    and relations."""
+    """``CIFAR-10/100`` names CIFAR-10 and CIFAR-100, ``LLaMA-1/-2`` LLaMA-1 and LLaMA-2 (as the
+    annotation does): the first keeps the entity's place (results point to it), each other is one
+    more entity with its mentions and relations."""
     found, stated = list(found), list(stated)
     for i, entity in enumerate(list(found)):
-        match = _SLASHED_NAME.match(entity.name) if entity.type == "Dataset" else None
+        match = _SLASHED_NAME.match(entity.name) if entity.type in ("Dataset", "Model") else None
         if match is None:
             continue
         base = match["base"]
-        names = [base + match["first"], *(base + n for n in match["more"].split("/")[1:])]
+        names = [base + match["first"], *(base + n.lstrip("-") for n in match["more"].split("/")[1:])]
         own = [r for r in stated if i in (r.subject, r.object)]
         for n, name in enumerate(names):
-            split = Entity(name=name, type="Dataset", key=name_key(name), mentions=entity.mentions,
+            split = Entity(name=name, type=entity.type, key=name_key(name), mentions=entity.mentions,
                            proposed=entity.proposed, aliases=sorted({*entity.aliases, entity.name}),
-                           catalogue_id=_only_catalogue_id(name))
+                           catalogue_id=_only_catalogue_id(name, entity.type))
             if n == 0:
                 found[i] = split
                 continue
@@ -245,9 +247,9 @@ def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> tuple[l
     return found, stated
 
 
-def _only_catalogue_id(name: str) -> str | None:
-    """The catalogue id of a Dataset ``name`` names, if it names exactly one."""
-    ids = [i for i in catalogue_ids_of(name) if (catalogue_entry(i) or {}).get("label") == "Dataset"]
+def _only_catalogue_id(name: str, label: str) -> str | None:
+    """The catalogue id of ``label`` that ``name`` names, if it names exactly one."""
+    ids = [i for i in catalogue_ids_of(name) if (catalogue_entry(i) or {}).get("label") == label]
     return ids[0] if len(ids) == 1 else None
 
 

@@ -317,3 +317,17 @@ def test_datasets_written_as_one_slashed_name_are_each_an_entity(nlp):
     names = [e.name for e in record.entities]
     evaluated = {names[r.object] for r in record.relations if names[r.subject] == "Zorblat" and r.predicate == "evaluated_on"}
     assert {"CIFAR-10", "CIFAR-100"} <= evaluated
+
+
+def test_models_written_as_one_slashed_name_are_each_an_entity(nlp):
+    """``GPT-3/4`` is GPT-3 and GPT-4 (``LLaMA-1/-2``, ``LLaMA-V1/V2`` alike); ``ViT-B/16`` is one
+    model, its patch size after the slash."""
+    from kg.extract.pipeline import extract_papers
+    from kg.types import Paper, Source
+
+    text = ("We propose Zorblat, a new prompting method. Zorblat improves GPT-3/4 and LLaMA-V1/V2 on GSM8K, "
+            "and ViT-B/16 on CIFAR-10.")
+    [record] = extract_papers([Paper("p", text, Source("test", 0))], nlp)
+    models = {e.name: e.catalogue_id for e in record.entities if e.type == "Model"}
+    assert models == {"GPT-3": "model:gpt-3", "GPT-4": "model:gpt-4", "LLaMA-V1": None, "LLaMA-V2": None,
+                      "ViT-B/16": None}
