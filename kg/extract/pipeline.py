@@ -216,7 +216,8 @@ def _entities(groups: list[tuple[list[Span], set[tuple[int, int]]]], proposed: s
 
 
 #: ``CIFAR-10/100``, ``ImageNet-1K/21K``, ``GPT-3/4``, ``LLaMA-1/-2``, ``LLaMA-V1/V2``: datasets or
-#: models written as one name, the others' numbers after slashes, written alike (not ``ViT-B/16`` nor ``SoViT-400m/14``: a patch size after the slash).
+#: models written as one name, the others' numbers after slashes, written alike (not ``ViT-B/16``
+#: nor ``SoViT-400m/14``: a patch size after the slash).
 _SLASHED_NAME = re.compile(r"^(?P<base>.*(?:[A-Za-z][-_ ]?|\d[-_ ]))(?P<first>(?P<v>[Vv]?)\d+(?:\.\d+)?(?P<s>[A-Za-z]?))"
                            r"(?P<more>(?:/-?(?P=v)\d+(?:\.\d+)?(?P=s))+)$")
 
