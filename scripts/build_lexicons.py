@@ -327,6 +327,7 @@ class Entry:
     curated_name: str | None = None
     curated_aliases: list = field(default_factory=list)
     match: str = "auto"
+    kind: str = ""  # models.tsv: ``method`` for a design the guidelines type Method
 
     @property
     def name(self) -> str:
@@ -394,10 +395,11 @@ class CuratedRow:
     aliases: tuple[str, ...]
     source: str
     match: str
+    kind: str = ""
 
 
 def read_curated(path: Path, label: str) -> list[CuratedRow]:
-    """Rows of a hand-written TSV: name, aliases (``|``-separated), source, [match]."""
+    """Rows of a hand-written TSV: name, aliases (``|``-separated), source, [match], [kind]."""
     rows = []
     with path.open(encoding="utf-8", newline="") as handle:
         lines = (line for line in handle if line.strip() and not line.startswith("#"))
@@ -406,14 +408,16 @@ def read_curated(path: Path, label: str) -> list[CuratedRow]:
         if [h.strip() for h in header[:3]] != ["name", "aliases", "source"]:
             raise ValueError(f"{path}: header must start with name, aliases, source")
         for number, cells in enumerate(reader, start=2):
-            cells = [clean_space(c) for c in cells] + [""] * 4
-            name, aliases, source, match = cells[:4]
+            cells = [clean_space(c) for c in cells] + [""] * 5
+            name, aliases, source, match, kind = cells[:5]
             if not name or not source:
                 raise ValueError(f"{path}:{number}: a row needs a name and a source")
             if match not in ("", "auto", "lower", "exact"):
                 raise ValueError(f"{path}:{number}: match must be auto, lower or exact")
+            if kind not in ("", "method"):
+                raise ValueError(f"{path}:{number}: kind must be empty or method")
             alias_list = tuple(a for a in (x.strip() for x in aliases.split("|")) if a)
-            rows.append(CuratedRow(label, name, alias_list, source, match or "auto"))
+            rows.append(CuratedRow(label, name, alias_list, source, match or "auto", kind))
     return rows
 
 
@@ -719,6 +723,7 @@ def merge_curated(
         target.curated_name = row.name
         target.curated_aliases = list(row.aliases)
         target.match = row.match
+        target.kind = row.kind
         target.sources[f"curated: {row.source}"] = None
         entries[row.label][key] = target
     # a curated key removes the same key under other labels
@@ -1019,6 +1024,8 @@ def build(data: Path, out: Path, *, curated_dir: Path | None = None) -> dict:
                     for source, detail in sorted(entry.sources.items())
                 ),
             }
+            if entry.kind:
+                record["kind"] = entry.kind
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     return {
         "candidates": candidates,

@@ -292,6 +292,27 @@ def test_a_catalogued_model_keeps_its_release(nlp, text, names):
     assert {(n, "Model") for n in names} <= {(s.text, s.label_) for s in doc.spans["kg_entities"]}
 
 
+@pytest.mark.parametrize("text, name, label", [
+    ("We find that XLM-R and mBERT fine-tuned on English data transfer poorly.", "XLM-R", "Model"),
+    ("We evaluate GPT-4o, Claude 3 Opus and Mistral-7B-Instruct under zero-shot prompting.", "GPT-4o", "Model"),
+    ("We propose a new robust MARL framework, ERNIE, that promotes the Lipschitz continuity of the "
+     "policies. The ERNIE framework provides robustness against noisy observations.", "ERNIE", "Method"),
+])
+def test_a_released_model_in_the_catalogue_is_a_model(nlp, text, name, label):
+    """A released model's catalogue name settles a close call on its type (``XLM-R``); a paper's own
+    framework that shares a release's name keeps the type its context gives."""
+    doc = nlp(text)
+    assert (name, label) in {(s.text, s.label_) for s in doc.spans["kg_entities"]}
+
+
+def test_architecture_families_are_marked_for_the_guidelines(names):
+    """models.tsv's ``kind`` column: an architecture family (ResNet, ViT) is typed Method by the
+    guidelines, a release (ResNet-50, GPT-4) Model; only releases settle a type."""
+    kinds = {entry["name"]: entry.get("kind", "") for entry in names.values() if entry["label"] == "Model"}
+    assert kinds["ResNet"] == kinds["ViT"] == kinds["U-Net"] == "method"
+    assert kinds["ResNet-50"] == kinds["GPT-4"] == kinds["XLM-RoBERTa"] == ""
+
+
 @pytest.mark.parametrize("text, names", [
     ("We evaluate on WMT14 En-De and WMT16 En-Ro.", {"WMT14 En-De", "WMT16 En-Ro"}),
     ("On the WMT14 English-German task, the model wins.", {"WMT14 English-German"}),
