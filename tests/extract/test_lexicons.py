@@ -292,6 +292,22 @@ def test_a_catalogued_model_keeps_its_release(nlp, text, names):
     assert {(n, "Model") for n in names} <= {(s.text, s.label_) for s in doc.spans["kg_entities"]}
 
 
+@pytest.mark.parametrize("text, names", [
+    ("We fine-tune Stable Diffusion v1.5 and Stable Diffusion 2.1 on ScanNet V2.",
+     {"Stable Diffusion v1.5", "Stable Diffusion 2.1", "ScanNet V2"}),
+    ("We compare MoCo v3 with LLaVA-v1.5 and Claude v2.1 on AlpacaEval 2.0.",
+     {"MoCo v3", "LLaVA-v1.5", "Claude v2.1", "AlpacaEval 2.0"}),
+    ("Our model reaches 90.2 on MNLI and improves GSM8K by 7.5 points. By Theorem 2.1 it converges.",
+     {"MNLI", "GSM8K"}),
+])
+def test_a_version_after_a_name_is_part_of_it(nlp, text, names):
+    """The annotation keeps a dataset's or model's version (``AlpacaEval 2.0``); a bare number is a
+    version only after a catalogued name, and not before a unit (``by 7.5 points``)."""
+    doc = nlp(text)
+    found = {s.text for s in doc.spans["kg_entities"]}
+    assert names <= found and not any(n.endswith(("90.2", "7.5", "2.1")) and n not in names for n in found)
+
+
 @pytest.mark.parametrize("text, name, label", [
     ("We find that XLM-R and mBERT fine-tuned on English data transfer poorly.", "XLM-R", "Model"),
     ("We evaluate GPT-4o, Claude 3 Opus and Mistral-7B-Instruct under zero-shot prompting.", "GPT-4o", "Model"),

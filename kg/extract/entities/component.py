@@ -146,6 +146,33 @@ def _with_dimension(doc: Doc, c: Candidate) -> None:
 _RELEASE_CALL = 0.3
 
 
+_VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$")
+_DOTTED = re.compile(r"^\d\.\d{1,2}$")
+#: Words after a number that make it a value, not a version: ``ImageNet 1.2 million images``.
+_AFTER_A_VALUE = frozenset("% x × times fold points point pp million billion thousand m b k".split())
+
+
+def _with_version(doc: Doc, c: Candidate) -> None:
+    """``Stable Diffusion v1.5``, ``MoCo v3``, ``LLaVA-v1.5``, ``AlpacaEval 2.0``: a version written
+    after a name is part of it, as the annotation writes it (a bare ``2.0`` only after a catalogued
+    dataset or model: ``Theorem 2.1`` is none), and the longer name is no longer the catalogue
+    entry."""
+    end = c.end
+    if end >= len(doc) or not any(ch.isupper() for ch in doc[end - 1].text):
+        return
+    if doc[end].text == "-" and not doc[end - 1].whitespace_ and not doc[end].whitespace_ and end + 1 < len(doc):
+        end += 1  # LLaVA-v1.5
+        if not _VERSION.match(doc[end].text):
+            return
+    elif not doc[end - 1].whitespace_ or not (
+            _VERSION.match(doc[end].text) or (_DOTTED.match(doc[end].text) and c.kb_id and c.label in ("Dataset", "Model"))):
+        return
+    if end + 1 < len(doc) and doc[end + 1].lower_ in _AFTER_A_VALUE:
+        return
+    c.end = end + 1
+    c.kb_id = ""
+
+
 def _released_model(group: list[Candidate]) -> bool:
     """``XLM-R``, ``GPT-4o``: a name of a released model in the catalogue (not an architecture
     family such as ResNet, which the guidelines type Method), not defined by the paper itself."""
@@ -242,6 +269,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         ]
         for c in [*candidates, *learned]:
             _with_dimension(doc, c)
+            _with_version(doc, c)
         _label_as_learned(candidates, learned)
         _favour_whole_names(doc, candidates, learned)
         candidates = [c for c in [*candidates, *learned] if not self._generic(doc, c)]
