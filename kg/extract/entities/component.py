@@ -291,7 +291,8 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
                 doubt[(c.start, c.end)] = float(p[none])
             p[none] = -1.0
             label = self._capitalised_kind(doc, group[0].start, group[0].end) or self.decider.classes[int(p.argmax())]
-            if label != "Model" and p[self.decider.classes.index("Model")] >= _RELEASE_CALL and _released_model(group):
+            if label != "Model" and "Model" in self.decider.classes and _released_model(group) \
+                    and p[self.decider.classes.index("Model")] >= _RELEASE_CALL:
                 label = "Model"
             for c in group:
                 c.label = label
