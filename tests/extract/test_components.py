@@ -715,3 +715,16 @@ def test_a_run_a_short_form_defines_stays_whole_across_for_and_with(nlp):
 ])
 def test_a_coined_name_of_any_shape_in_a_naming_slot_stays(nlp, text, name):
     assert name in {text for text, _ in entities(annotate(nlp, text))}
+
+
+def test_names_listed_with_a_name_the_context_makes_a_dataset_are_datasets(nlp):
+    """``evaluation on HM3D and Zorbnav``: the context types the first a Dataset (evaluated on it),
+    and the name listed with it is one too, though no catalogue or description says so."""
+    from kg.extract.entities import PRIORITY_NAME, Candidate
+
+    doc = annotate(nlp, "Extensive evaluation on Plonkset and Zorbnav validates our agent.")
+    recognizer = nlp.get_pipe("kg_entities")
+    first = Candidate(3, 4, "Dataset", PRIORITY_NAME, source="name")
+    second = Candidate(5, 6, "Method", PRIORITY_NAME, source="name")
+    recognizer._type_list(doc, [first, second], known_before={id(second)})
+    assert second.label == "Dataset"

@@ -102,7 +102,8 @@ class ContextTyping:
     def _type_list(self, doc: Doc, group: list[Candidate], known_before: set[int]) -> None:
         """The names of a list share a type: the commonest one known (from the catalogue, or
         found from context; of two as common, the first named), and Dataset for names listed with a dataset
-        (``the WinoBias and Winogender benchmarks``)."""
+        the catalogue, a description or the context makes one (``the WinoBias and Winogender
+        benchmarks``, ``evaluation on HM3D and HSSD``)."""
         known = [
             c.label
             for c in group
@@ -113,7 +114,8 @@ class ContextTyping:
             for c in group:
                 if c.label is None:
                     c.label = label
-        if any(c.label == "Dataset" and (c.kb_id or self._described_as(doc, c)) for c in group):
+        if any(c.label == "Dataset" and (c.kb_id or id(c) not in known_before or self._described_as(doc, c))
+               for c in group):
             for c in group:
                 if c.source in ("name", "learned") and not c.kb_id:
                     c.label = "Dataset"
