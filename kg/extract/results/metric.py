@@ -387,10 +387,12 @@ _METRIC_RULES = (_metric_right_after, _metric_after_coordinated, _comparative, _
 
 
 def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:
-    """``speed up X by``, ``accelerates X by``: the value is a speed-up."""
+    """``speed up X by``, ``accelerates X by``, ``runs faster by``: the value is a speed-up."""
     i = value.start - 1
     while i > sent.start and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "factor", "of"}:
         if doc[i].lower_ == "by":
+            if doc[i - 1].lower_ in ("faster", "quicker"):
+                return True
             window = doc[max(sent.start, i - 6):i]
             return any(t.lower_.startswith("accelerat") and t.pos_ == "VERB" for t in window) or any(
                 t.lower_ in ("speeds", "speed", "speeding") and t.i + 1 < i and doc[t.i + 1].lower_ == "up"
