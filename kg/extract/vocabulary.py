@@ -165,7 +165,9 @@ def default_vocabulary() -> Vocabulary:
             "builds built create creates created construct constructs constructed release "
             "releases released curate curates curated contribute contributes offer offers "
             "formulate formulates establish establishes introducing proposing presenting "
-            "developing designing devising building creating constructing releasing curating call dub"
+            "developing designing devising building creating constructing releasing curating call dub "
+            "collect collects collected collecting compile compiles compiled compiling assemble assembles "
+            "assembled assembling"
         ),
         naming_words=_words("dubbed named called termed coined denoted abbreviated titled"),
         adjective_endings=("al", "ive", "ous", "ic", "ed", "ar", "ble", "ful", "less", "ent", "ant"),

@@ -728,3 +728,11 @@ def test_names_listed_with_a_name_the_context_makes_a_dataset_are_datasets(nlp):
     second = Candidate(5, 6, "Method", PRIORITY_NAME, source="name")
     recognizer._type_list(doc, [first, second], known_before={id(second)})
     assert second.label == "Dataset"
+
+
+def test_a_dataset_the_paper_collects_is_its_proposal(nlp):
+    """``we collect X, a corpus``, ``we compiled X``: datasets are collected or compiled, not only
+    introduced."""
+    doc = nlp("Writing assistants rarely see drafts. We collect CoDraft, a corpus of 12k annotated drafts. "
+              "Models trained on CoDraft improve revision quality.")
+    assert {(s.text, s.label_) for s in doc.spans["kg_proposed"]} == {("CoDraft", "Dataset")}
