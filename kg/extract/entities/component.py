@@ -140,12 +140,6 @@ def _with_dimension(doc: Doc, c: Candidate) -> None:
         c.kb_id = ""
 
 
-#: The decision's probability of Model above which a released model's catalogue name settles the
-#: type: ``XLM-R`` (0.38 against Method's 0.60 in ``XLM-R and mBERT fine-tuned on English data``)
-#: is a Model; a paper's own ``ERNIE`` framework (0.25) keeps the type its context gives.
-_RELEASE_CALL = 0.3
-
-
 _VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$")
 _DOTTED = re.compile(r"^\d\.\d{1,2}$")
 #: Words after a number that make it a value, not a version: ``ImageNet 1.2 million images``.
@@ -157,20 +151,27 @@ def _with_version(doc: Doc, c: Candidate) -> None:
     after a name is part of it, as the annotation writes it (a bare ``2.0`` only after a catalogued
     dataset or model: ``Theorem 2.1`` is none), and the longer name is no longer the catalogue
     entry."""
-    end = c.end
-    if end >= len(doc) or not any(ch.isupper() for ch in doc[end - 1].text):
+    last = doc[c.end - 1]
+    if c.end >= len(doc) or not any(ch.isupper() for ch in last.text):
         return
-    if doc[end].text == "-" and not doc[end - 1].whitespace_ and not doc[end].whitespace_ and end + 1 < len(doc):
-        end += 1  # LLaVA-v1.5
-        if not _VERSION.match(doc[end].text):
-            return
-    elif not doc[end - 1].whitespace_ or not (
-            _VERSION.match(doc[end].text) or (_DOTTED.match(doc[end].text) and c.kb_id and c.label in ("Dataset", "Model"))):
+    at = c.end
+    glued = doc[at].text == "-" and not last.whitespace_ and not doc[at].whitespace_
+    if glued:
+        at += 1  # LLaVA-v1.5
+    if at >= len(doc) or not (glued or last.whitespace_):
         return
-    if end + 1 < len(doc) and doc[end + 1].lower_ in _AFTER_A_VALUE:
+    bare = not glued and _DOTTED.match(doc[at].text) and c.kb_id and c.label in ("Dataset", "Model")
+    if not (_VERSION.match(doc[at].text) or bare):
         return
-    c.end = end + 1
-    c.kb_id = ""
+    if at + 1 < len(doc) and doc[at + 1].lower_ in _AFTER_A_VALUE:
+        return
+    c.end, c.kb_id = at + 1, ""
+
+
+#: The decision's probability of Model above which a released model's catalogue name settles the
+#: type: ``XLM-R`` (0.38 against Method's 0.60 in ``XLM-R and mBERT fine-tuned on English data``)
+#: is a Model; a paper's own ``ERNIE`` framework (0.25) keeps the type its context gives.
+_RELEASE_CALL = 0.3
 
 
 def _released_model(group: list[Candidate]) -> bool:
@@ -291,8 +292,8 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
                 doubt[(c.start, c.end)] = float(p[none])
             p[none] = -1.0
             label = self._capitalised_kind(doc, group[0].start, group[0].end) or self.decider.classes[int(p.argmax())]
-            if label != "Model" and "Model" in self.decider.classes and _released_model(group) \
-                    and p[self.decider.classes.index("Model")] >= _RELEASE_CALL:
+            if label != "Model" and "Model" in self.decider.classes \
+                    and p[self.decider.classes.index("Model")] >= _RELEASE_CALL and _released_model(group):
                 label = "Model"
             for c in group:
                 c.label = label
