@@ -18,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 __all__ = ["CleanText", "clean_text", "find_urls"]
@@ -37,7 +38,13 @@ _STYLE_COMMANDS = (
 _BOLD_COMMANDS = {"textbf", "mathbf", "bm", "boldsymbol"}
 
 _SUPERSCRIPTS = str.maketrans("0123456789+", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺")
+#: TeX accents as the combining marks they stand for: ``Fr\\'echet`` -> ``Fréchet``.
+_ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
+            ".": "\u0307", "H": "\u030b", "c": "\u0327", "v": "\u030c", "u": "\u0306", "k": "\u0328"}
 _TOKEN = re.compile(
+    # ``Fr\'echet``, ``{\"u}``, ``Erd\H{o}s``, ``\'{\i}``: a letter with a TeX accent
+    r"(?P<accent>(?P<outer>\{)?\\(?P<accent_mark>['`^\"~=.]|[Hcvuk](?=\{))(?P<inner>\{)?"
+    r"(?P<accent_letter>\\i|[A-Za-z])(?(inner)\})(?(outer)\}))|"
     # ``N$^2$-GNN``, ``$\chi^2$``, ``CFR$^+$``: a letter's power as the names are written (``N²-GNN``)
     r"(?P<power>(?<=[A-Za-z])\$?\^\{?(?P<power_text>[0-9+])\}?\$?(?![\w{]))"
     r"|(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
@@ -160,6 +167,13 @@ def _command(out: _Builder, raw: str, match: re.Match) -> None:
     out.replace(text, match.start(), match.end())
 
 
+def _accent(out: _Builder, raw: str, match: re.Match) -> None:
+    """``Fr\\'echet`` -> ``Fréchet``: the letter with its mark, composed where Unicode has one."""
+    letter = "i" if match.group("accent_letter") == "\\i" else match.group("accent_letter")
+    text = unicodedata.normalize("NFC", letter + _ACCENTS[match.group("accent_mark")])
+    out.replace(text, match.start(), match.end())
+
+
 def _power(out: _Builder, raw: str, match: re.Match) -> None:
     out.replace(match.group("power_text").translate(_SUPERSCRIPTS), match.start(), match.end())
 
@@ -195,6 +209,7 @@ _HANDLERS = {
     "tilde": _replace_with(" "),
     "glued": _glued,
     "power": _power,
+    "accent": _accent,
 }
 
 

@@ -26,6 +26,9 @@ from kg.extract.clean import clean_text, find_urls
         # a letter's power as names write it; a number's stays (values read it)
         (r"we propose N$^2$-GNN and CFR$^{+}$", "we propose N²-GNN and CFR⁺"),
         (r"in $O(n^2)$ time with $10^6$ samples", "in O(n²) time with 10^6 samples"),
+        # TeX accents: the letter with its mark (name keys then fold Latin accents)
+        (r"the Fr\'echet Inception Distance and Mat\'ern kernels", "the Fréchet Inception Distance and Matérn kernels"),
+        (r"Erd\H{o}s, {\"u}ber, na\"ive, \'{\i}", "Erdős, über, naïve, í"),
     ],
 )
 def test_clean_text_removes_markup(raw, clean):
@@ -42,6 +45,7 @@ def test_clean_text_removes_markup(raw, clean):
         (r"a CIoU of $\textbf{90.4\%}$ here", "here"),
         ("on CIFAR100.The code", "code"),
         (r"N$^2$-GNN wins", "wins"),
+        (r"the R\'enyi entropy", "entropy"),
     ],
 )
 def test_clean_text_maps_spans_back_to_raw(raw, word):
