@@ -17,6 +17,7 @@ Proposed spans are copied to ``doc.spans[proposed_key]``.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 
 from spacy.language import Language
@@ -160,8 +161,10 @@ class ProposalFinder:
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
         chosen = {name_key(entities[i].text) for i in decided}
+        written = {entities[i].text for i in decided}
         for index, ent in enumerate(entities):  # ``RGIB-SSL`` and ``RGIB-REP`` of a proposed ``RGIB``
-            if index not in decided and not ent.kb_id_ and is_variant(name_key(ent.text), chosen):
+            if index not in decided and not ent.kb_id_ and (
+                    is_variant(name_key(ent.text), chosen) or _prefixed_variant(ent.text, written)):
                 decided[index] = proposed.get(index)
         return decided
 
@@ -350,6 +353,16 @@ class ProposalFinder:
             if s <= start < e or start <= s < end:
                 return i
         return None
+
+
+_PREFIX = re.compile(r"[a-z]{1,2}-?")
+
+
+def _prefixed_variant(text: str, names: set[str]) -> bool:
+    """``pFedLMT`` of a proposed ``FedLMT``, ``cf-ASE`` of ``ASE``: one or two lower-case letters
+    before a proposed name that starts with a capital name a variant of it."""
+    return any(len(name) >= 3 and name[0].isupper() and text.endswith(name) and _PREFIX.fullmatch(text[:-len(name)])
+               for name in names)
 
 
 def _by_name(entities: list[Span]) -> dict[str, list[int]]:

@@ -736,3 +736,10 @@ def test_a_dataset_the_paper_collects_is_its_proposal(nlp):
     doc = nlp("Writing assistants rarely see drafts. We collect CoDraft, a corpus of 12k annotated drafts. "
               "Models trained on CoDraft improve revision quality.")
     assert {(s.text, s.label_) for s in doc.spans["kg_proposed"]} == {("CoDraft", "Dataset")}
+
+
+def test_a_prefixed_variant_of_a_proposal_is_proposed(nlp):
+    """``pFedLMT`` of a proposed ``FedLMT`` (``cf-ASE`` of ``ASE``): the variant is the paper's too."""
+    doc = nlp("We propose FedLMT, a federated learning framework. We further extend it to pFedLMT for "
+              "personalization. Experiments show pFedLMT and FedLMT outperform FedAvg.")
+    assert {s.text for s in doc.spans["kg_proposed"]} == {"FedLMT", "pFedLMT"}
