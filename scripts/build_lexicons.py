@@ -23,7 +23,8 @@ Outputs (deterministic: same inputs, same bytes)
   case-sensitive names (``[{"ORTH": "MATH"}]``) and metric families
   (``Recall@k``).
 - ``catalogue_names.jsonl``: one entry per id, ``{"id", "label", "name",
-  "aliases", "source"}``.
+  "aliases", "source"}``, and ``"kind": "method"`` for a model the curated list marks
+  as an architecture family (ResNet, ViT), which the guidelines type Method.
 
 Rules
 -----
