@@ -155,12 +155,14 @@ def extract_papers(papers: Iterable[Paper], nlp: Language, *, batch_size: int = 
 
 def _without_sentence_capital(span: Span) -> str:
     """``Talking head generation`` opening a sentence is named ``talking head generation``;
-    proper nouns and names keep their capital (``Bayesian optimization``, ``GPT models``)."""
+    proper nouns and names keep their capital (``Bayesian optimization``, ``GPT models``,
+    ``Fréchet regression``: a word with an accented letter is a person's name)."""
     text, first = span.text, span[0]
     if (
         len(span) > 1
         and first.i == span.sent.start
         and first.is_title
+        and first.is_ascii
         and first.tag_ not in ("NNP", "NNPS")
         and not first.lower_.endswith(("ian", "ean"))
         and all(t.is_lower for t in span[1:] if t.is_alpha)

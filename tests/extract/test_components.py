@@ -247,12 +247,13 @@ def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
     from kg.extract.pipeline import to_extraction
     from kg.types import Paper, Source
 
-    text = "Image segmentation remains hard. Bayesian optimization is costly. Such latent verifiers (LVs) help."
+    text = ("Image segmentation remains hard. Bayesian optimization is costly. Such latent verifiers (LVs) help. "
+            "Fréchet regression is studied too.")
     paper = Paper("p", text, Source("x", 0))
     doc = annotate(nlp, text)
     record = to_extraction(doc, paper, doc._.kg_clean)
     names = {e.name for e in record.entities}
-    assert {"image segmentation", "Bayesian optimization", "latent verifier"} <= names
+    assert {"image segmentation", "Bayesian optimization", "latent verifier", "Fréchet regression"} <= names
 
 
 def test_a_dataset_keeps_its_plural_name(nlp):
