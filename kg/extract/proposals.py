@@ -360,7 +360,7 @@ _PREFIX = re.compile(r"[a-z]{1,2}-?")
 
 def _prefixed_variant(text: str, names: set[str]) -> bool:
     """``pFedLMT`` of a proposed ``FedLMT``, ``cf-ASE`` of ``ASE``: one or two lower-case letters
-    before a proposed name that starts with a capital name a variant of it."""
+    before a proposed name that starts with a capital make a variant of it."""
     return any(len(name) >= 3 and name[0].isupper() and text.endswith(name) and _PREFIX.fullmatch(text[:-len(name)])
                for name in names)
 

@@ -179,8 +179,8 @@ def _released_model(group: list[Candidate]) -> bool:
     family such as ResNet, which the guidelines type Method), not defined by the paper itself."""
     if any(c.source == "defined" for c in group):
         return False
-    return any((entry := catalogue_entry(c.kb_id) if c.kb_id else None) and entry["label"] == "Model"
-               and entry.get("kind") != "method" for c in group)
+    entries = (catalogue_entry(c.kb_id) for c in group if c.kb_id)
+    return any(entry and entry["label"] == "Model" and entry.get("kind") != "method" for entry in entries)
 
 
 def _a_metric(classes: list[str], p) -> bool:

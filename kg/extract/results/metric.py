@@ -22,6 +22,7 @@ from kg.extract.results.words import (
 _MEASURES = _LOWER_BETTER | _HIGHER_BETTER | frozenset(
     "length lengths horizon window capacity depth width resolution size".split())
 _COMPARATIVES = frozenset("faster quicker fewer less lower higher more smaller larger better".split())
+_FASTER = frozenset(("faster", "quicker"))
 #: Head nouns of a measure a value can be a share of (``4.55% of its inference cost``).
 _SHARED_MEASURES = _LOWER_BETTER | _HIGHER_BETTER | {"performance", "resources"}
 #: Words that introduce examples of a noun phrase (``gains, namely 5% -> 45.3%``).
@@ -111,7 +112,7 @@ def _comparative(c: _Context) -> tuple | None:
     doc, after = c.doc, c.stretch.value.end
     if after >= c.sent.end or doc[after].lower_ not in _COMPARATIVES:
         return None
-    faster = doc[after].lower_ in ("faster", "quicker")
+    faster = doc[after].lower_ in _FASTER
     phrase = _noun_phrase_from(doc, c.sent, after + 1)
     if phrase is not None and (not faster or c.named(phrase)[0] is not None):
         return c.named(phrase)
@@ -391,7 +392,7 @@ def _sped_up(doc: Doc, sent: Span, value: Span) -> bool:
     i = value.start - 1
     while i > sent.start and doc[i].lower_ in _APPROX_WORDS | {"by", "a", "an", "factor", "of"}:
         if doc[i].lower_ == "by":
-            if doc[i - 1].lower_ in ("faster", "quicker"):
+            if doc[i - 1].lower_ in _FASTER:
                 return True
             window = doc[max(sent.start, i - 6):i]
             return any(t.lower_.startswith("accelerat") and t.pos_ == "VERB" for t in window) or any(
