@@ -26,6 +26,9 @@ and gives the pair one predicate or none.
 
 A paper whose abstract names no proposed method or model but whose title does
 (``kg_title_names``: ``VanillaNet: ...``) has that title name as its proposal, paired the same way.
+A paper that proposes none studies one (``Convergence of Alternating Gradient Descent for ...``):
+the method or model its title names (:func:`focus_subject`) is paired so too, its pairs marked
+``a_focus`` for the classifier to weigh apart.
 
 Relations are stored as character offsets (clean text) in ``doc._.kg_relations``:
 ``[(subj_start, subj_end, predicate, obj_start, obj_end, ev_start, ev_end), ...]``; those of a
@@ -51,7 +54,7 @@ from kg.extract.title_names import title_proposal
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
 from kg.ids import name_key
 
-__all__ = ["PairBag", "RelationFinder", "main_proposals", "pair_bags", "pair_candidates", "pair_features", "proposed_benchmark", "relation_subjects",
+__all__ = ["PairBag", "RelationFinder", "focus_subject", "main_proposals", "pair_bags", "pair_candidates", "pair_features", "proposed_benchmark", "relation_subjects",
            "OBJECT_TYPES", "SUBJECT_TYPES"]
 
 for _name in ("kg_relations", "kg_title_relations", "kg_title_names"):
@@ -147,6 +150,33 @@ def relation_subjects(doc: Doc, proposed: list[Span], limit: int = 1, tokenizer=
     return mains
 
 
+def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
+    """The method or model a paper that proposes none studies: the one its title names (``Convergence
+    of Alternating Gradient Descent for ...``), the most often named of them in the abstract.
+    Generic classes (``large language model``) are no one's focus.
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("Alternating gradient descent converges. We bound gradient descent too.")
+    >>> doc._.kg_title = "Convergence of Alternating Gradient Descent"
+    >>> focus_subject(doc, [Span(doc, 0, 3, "Method"), Span(doc, 9, 11, "Method")]).text
+    'Alternating gradient descent'
+    """
+    title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
+    if not title:
+        return None
+    counts: dict[str, int] = {}
+    first: dict[str, Span] = {}
+    for span in entities:
+        name = span.text.lower()
+        if span.label_ in _ACTORS and not (_VOCABULARY.is_generic_phrase(span.text) or is_generic_class(span.text, ())):
+            counts[name] = counts.get(name, 0) + 1
+            first.setdefault(name, span)
+    in_title = [name for name in counts if re.search(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", title)]
+    if not in_title:
+        return None
+    return first[max(in_title, key=lambda name: (counts[name], -first[name].start))]
+
+
 def _prominence(doc: Doc, span: Span, proposed: list[Span]) -> int:
     """How much the paper is about ``span``: written as a name, named in its title, and how
     often in its abstract."""
@@ -207,10 +237,13 @@ class PairBag:
     direct: str | None  # the predicate a verb between the two names states (direct_predicate)
 
 
-def pair_bags(doc: Doc, entities: list[Span], mains: list[Span], proposed: set[tuple[int, int]]) -> list[PairBag]:
-    """The candidate pairs of :func:`pair_candidates` grouped by their two names (lower case)."""
+def pair_bags(doc: Doc, entities: list[Span], mains: list[Span], proposed: set[tuple[int, int]],
+              focus: Span | None = None) -> list[PairBag]:
+    """The candidate pairs of :func:`pair_candidates` grouped by their two names (lower case);
+    ``focus`` (:func:`focus_subject`), when given, is paired as the proposals are and its pairs marked."""
     mentions: dict[tuple[str, str, bool], list[tuple[Span, Span, Span, bool]]] = {}
-    for a, b, sent, virtual in pair_candidates(doc, entities, mains):
+    focus_name = focus.text.lower() if focus is not None else None
+    for a, b, sent, virtual in pair_candidates(doc, entities, mains + ([focus] if focus is not None else [])):
         mentions.setdefault((a.text.lower(), b.text.lower(), a.doc is doc), []).append((a, b, sent, virtual))
     bags = []
     for found in mentions.values():
@@ -225,6 +258,8 @@ def pair_bags(doc: Doc, entities: list[Span], mains: list[Span], proposed: set[t
         features.add(f"sentences={_bucket(len(found))}")
         features.add(f"local={_bucket(len(local))}")
         a, b, sent, _ = (local or found)[0]
+        if a.text.lower() == focus_name:
+            features.update(("a_focus", f"a_focus|{a.label_}>{b.label_}", f"a_focus|local={_bucket(len(local))}"))
         bags.append(PairBag(a, b, sent, sorted(features), direct))
     return bags
 
@@ -384,22 +419,23 @@ def _models_on_the_benchmark(doc: Doc, entities: list[Span], proposed: list[Span
     assigns=["doc._.kg_relations"],
     requires=["doc.spans"],
     default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "relations.npz",
-                    "threshold": 0.6, "max_subjects": 1},
+                    "threshold": 0.6, "max_subjects": 1, "focus": True},
 )
 def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
-                         threshold: float, max_subjects: int):
+                         threshold: float, max_subjects: int, focus: bool):
     return RelationFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold,
-                          max_subjects=max_subjects, tokenizer=nlp.tokenizer)
+                          max_subjects=max_subjects, focus=focus, tokenizer=nlp.tokenizer)
 
 
 class RelationFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, model: str = "relations.npz",
-                 threshold: float = 0.6, max_subjects: int = 1, tokenizer=None) -> None:
+                 threshold: float = 0.6, max_subjects: int = 1, focus: bool = True, tokenizer=None) -> None:
         self.spans_key = spans_key
         self.tokenizer = tokenizer  # reads the title's names (none without it)
         self.proposed_key = proposed_key
         self.threshold = threshold
         self.max_subjects = max_subjects  # proposals paired with the entities of every sentence
+        self.focus = focus  # a paper proposing no method or model: pair the one it studies likewise
         self.model_path = model_path(model)
         self._model: LinearModel | None = None
 
@@ -411,14 +447,24 @@ class RelationFinder:
             self._model = LinearModel.load(self.model_path)
         return self._model
 
-    def __call__(self, doc: Doc) -> Doc:
+    def bags(self, doc: Doc) -> list[PairBag]:
+        """The pairs to decide: those of the proposals (:func:`relation_subjects`), or, when the
+        paper proposes no method or model, of the one it studies (:func:`focus_subject`)."""
         entities = list(doc.spans.get(self.spans_key, []))
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
         mains = relation_subjects(doc, proposed_spans, self.max_subjects, self.tokenizer)
+        focus = None
+        if self.focus and not any(m.label_ in _ACTORS or m.doc is not doc for m in mains):
+            focus = focus_subject(doc, entities)
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
+        return pair_bags(doc, entities, mains, proposed, focus)
+
+    def __call__(self, doc: Doc) -> Doc:
+        entities = list(doc.spans.get(self.spans_key, []))
+        proposed_spans = list(doc.spans.get(self.proposed_key, []))
         classes = self.classifier.classes
         found, title_found = [], []
-        for bag in pair_bags(doc, entities, mains, proposed):
+        for bag in self.bags(doc):
             predicate = bag.direct
             if predicate is None:
                 probabilities = self.classifier.probabilities(bag.features)

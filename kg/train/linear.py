@@ -24,7 +24,7 @@ from kg.extract.entities.context_types import KIND_ENDINGS
 from kg.extract.linear import LinearModel
 from kg.extract.mentions import display_name
 from kg.extract.proposals import _by_name, proposal_features
-from kg.extract.relations import pair_bags, relation_subjects
+from kg.extract.relations import RelationFinder
 from kg.extract.vocabulary import default_vocabulary
 from kg.ids import name_key
 
@@ -72,17 +72,11 @@ def _gold_of(span: Span, index: dict[str, str]) -> str | None:
     return index.get(name_key(display_name(span.text))) or index.get(name_key(span.text))
 
 
-def relation_examples(doc: Doc, record: dict, max_subjects: int = 1,
-                      tokenizer=None) -> Iterator[tuple[list[str], str]]:
-    """(features, predicate or ``none``) for every candidate pair of ``doc`` (the subjects chosen
-    as ``kg_relations`` chooses them, the title's names read with ``tokenizer``)."""
+def relation_examples(doc: Doc, record: dict, finder: RelationFinder) -> Iterator[tuple[list[str], str]]:
+    """(features, predicate or ``none``) for every candidate pair ``finder`` (``kg_relations``) decides in ``doc``."""
     index = _gold_index(record)
     gold = {(r["subject"], r["object"]): r["predicate"] for r in record.get("relations", ())}
-    entities = list(doc.spans.get("kg_entities", []))
-    proposed_spans = list(doc.spans.get("kg_proposed", []))
-    mains = relation_subjects(doc, proposed_spans, max_subjects, tokenizer)
-    proposed = {(p.start_char, p.end_char) for p in proposed_spans}
-    for bag in pair_bags(doc, entities, mains, proposed):
+    for bag in finder.bags(doc):
         yield bag.features, gold.get((_gold_of(bag.subject, index), _gold_of(bag.object, index)), "none")
 
 
@@ -141,7 +135,7 @@ def train_relations(nlp: Language, gold: Iterable[str | Path], abstracts: Iterab
     docs = annotated_docs(nlp, gold, abstracts, until="kg_relations", learned_spans=learned_spans)
     finder = nlp.get_pipe("kg_relations")
     return fit_and_save([ex for doc, record in docs
-                         for ex in relation_examples(doc, record, finder.max_subjects, finder.tokenizer)], output, c)
+                         for ex in relation_examples(doc, record, finder)], output, c)
 
 
 def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str], str]]:

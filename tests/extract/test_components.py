@@ -4,8 +4,10 @@ import pytest
 
 
 
-def annotate(nlp, raw):
-    return nlp(raw)  # kg_clean cleans it as kg build does
+def annotate(nlp, raw, title=""):
+    doc = nlp.make_doc(raw)
+    doc._.kg_title = title
+    return nlp(doc)  # kg_clean cleans it as kg build does
 
 
 def entities(doc):
@@ -744,3 +746,36 @@ def test_a_prefixed_variant_of_a_proposal_is_proposed(nlp):
     doc = nlp("We propose FedLMT, a federated learning framework. We further extend it to pFedLMT for "
               "personalization. Experiments show pFedLMT and FedLMT outperform FedAvg.")
     assert {s.text for s in doc.spans["kg_proposed"]} == {"FedLMT", "pFedLMT"}
+
+
+def test_a_paper_proposing_nothing_relates_the_method_its_title_names(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import focus_subject, pair_bags
+
+    doc = nlp.make_doc("Quorbic descent is popular. We bound its error on Plonk-Bench for zorb ranking.")
+    doc[4].is_sent_start = True
+    doc._.kg_title = "On the Convergence of Quorbic Descent"
+    method, bench, task = (Span(doc, 0, 2, label="Method"), Span(doc, 10, 13, label="Dataset"),
+                           Span(doc, 14, 16, label="Task"))
+    assert [s.text for s in (method, bench, task)] == ["Quorbic descent", "Plonk-Bench", "zorb ranking"]
+    assert focus_subject(doc, [method, bench, task]) is method
+    bags = {(b.subject.text, b.object.text): b for b in pair_bags(doc, [method, bench, task], [], set(), method)}
+    assert {"a_focus", "a_focus|Method>Dataset", "virtual"} <= set(bags[("Quorbic descent", "Plonk-Bench")].features)
+    assert not any("a_focus" in f for b in pair_bags(doc, [method, bench, task], [], set()) for f in b.features)
+    doc._.kg_title = "On the Convergence of Sparse Rankers"  # the title names none of them: no focus
+    assert focus_subject(doc, [method, bench, task]) is None
+    llm = nlp.make_doc("Large language models rank well.")
+    llm._.kg_title = "Large Language Models Learn Zorb Ranking"
+    assert focus_subject(llm, [Span(llm, 0, 3, label="Method")]) is None  # a generic class is no focus
+
+
+def test_the_focus_stands_in_only_for_a_missing_proposal(nlp):
+    finder = nlp.get_pipe("kg_relations")
+    doc = annotate(nlp, "Quorbic descent is popular. We bound its error on the Plonk-Bench benchmark.",
+                   title="On the Convergence of Quorbic Descent")
+    assert any("a_focus" in bag.features for bag in finder.bags(doc))
+    doc = annotate(nlp, "We propose Zorblat, a novel sampler. Zorblat beats quorbic descent on the Plonk-Bench "
+                        "benchmark.", title="On the Convergence of Quorbic Descent")
+    assert {s.text for s in doc.spans["kg_proposed"]} == {"Zorblat"}
+    assert not any("a_focus" in bag.features for bag in finder.bags(doc))

@@ -47,7 +47,7 @@ def test_each_candidate_is_labelled_from_the_gold(nlp, files):
     assert {"Method", "Task", "Dataset", "Metric"} <= set(entities.values())
     proposals = {label for feats, label in proposal_examples(doc, record, nlp.get_pipe("kg_proposals"))}
     assert proposals == {"proposed", "no"}
-    relations = [label for _, label in relation_examples(doc, record)]
+    relations = [label for _, label in relation_examples(doc, record, nlp.get_pipe("kg_relations"))]
     assert {"evaluated_on", "compared_with", "applied_to"} <= set(relations) and "none" in relations
 
 
