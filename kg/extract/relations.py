@@ -28,7 +28,8 @@ A paper whose abstract names no proposed method or model but whose title does
 (``kg_title_names``: ``VanillaNet: ...``) has that title name as its proposal, paired the same way.
 A paper that proposes none studies one (``Convergence of Alternating Gradient Descent for ...``):
 the method or model its title names (:func:`focus_subject`) is paired so too, its pairs marked
-``a_focus`` for the classifier to weigh apart.
+``a_focus`` for the classifier to weigh apart. A generic class (``large language model``, or
+``LLM`` defined as one) is no relation's subject.
 
 Relations are stored as character offsets (clean text) in ``doc._.kg_relations``:
 ``[(subj_start, subj_end, predicate, obj_start, obj_end, ev_start, ev_end), ...]``; those of a
@@ -385,6 +386,16 @@ def _adds_to_name(key: str, of: str) -> bool:
     return key.startswith(of + "-") or key.endswith("-" + of)
 
 
+def _generic(doc: Doc, span: Span) -> bool:
+    """A generic class (``large language model``, ``LLM`` defined as one) says nothing as the
+    subject of a relation: what uses or outperforms is a method or a model."""
+    if span.doc is not doc:
+        return False
+    long_forms = [doc.text[long_start:long_end] for short_start, short_end, long_start, long_end
+                  in doc._.kg_abbreviations if doc.text[short_start:short_end] == span.text]
+    return is_generic_class(span.text, long_forms)
+
+
 def proposed_benchmark(proposed: list[Span]) -> Span | None:
     """The dataset a benchmark paper proposes: its first proposal, when that is a dataset and it
     proposes no method or model (``We introduce Zorbench, a benchmark of ...``)."""
@@ -465,6 +476,8 @@ class RelationFinder:
         classes = self.classifier.classes
         found, title_found = [], []
         for bag in self.bags(doc):
+            if _generic(doc, bag.subject):
+                continue
             predicate = bag.direct
             if predicate is None:
                 probabilities = self.classifier.probabilities(bag.features)

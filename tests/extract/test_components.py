@@ -779,3 +779,18 @@ def test_the_focus_stands_in_only_for_a_missing_proposal(nlp):
                         "benchmark.", title="On the Convergence of Quorbic Descent")
     assert {s.text for s in doc.spans["kg_proposed"]} == {"Zorblat"}
     assert not any("a_focus" in bag.features for bag in finder.bags(doc))
+
+
+def test_a_generic_class_is_no_subject_of_relations(nlp):
+    from spacy.tokens import Span
+
+    doc = before(nlp, "Large language models (LLMs) outperform Zorblat. Quorbnet outperforms Zorblat.", "kg_relations")
+    llm, acronym, zorblat, quorbnet, again = (Span(doc, i, j, label="Method") for i, j in
+                                              ((0, 3), (4, 5), (7, 8), (9, 10), (11, 12)))
+    assert [s.text for s in (llm, acronym, zorblat, quorbnet, again)] == [
+        "Large language models", "LLMs", "Zorblat", "Quorbnet", "Zorblat"]
+    doc.spans["kg_entities"] = [llm, acronym, zorblat, quorbnet, again]
+    doc.spans["kg_proposed"] = []
+    doc = nlp.get_pipe("kg_relations")(doc)
+    stated = {(doc.text[s:e], predicate, doc.text[os:oe]) for s, e, predicate, os, oe, *_ in doc._.kg_relations}
+    assert stated == {("Quorbnet", "compared_with", "Zorblat")}  # nothing from LLMs, the acronym of a generic class
