@@ -80,10 +80,10 @@ def relation_examples(doc: Doc, record: dict, finder: RelationFinder) -> Iterato
         yield bag.features, gold.get((_gold_of(bag.subject, index), _gold_of(bag.object, index)), "none")
 
 
-#: Inverse regularisation strength per decision, chosen on the dev set and the eighth 480
-#: (docs/quality.md): the relation features are many and sparse (about 30,000 over 65,000
+#: Inverse regularisation strength per decision, chosen on the dev set and the 480s held out
+#: (docs/quality.md): the relation features are many and sparse (about 30,000 over 58,000
 #: pairs), so they want more; so does the entity decision (about 28,000 over 126,000 names).
-DEFAULT_C = {"choice": 1.0, "entities": 0.25, "proposals": 1.0, "relations": 0.2, "results": 1.0}
+DEFAULT_C = {"choice": 1.0, "entities": 0.25, "proposals": 1.0, "relations": 0.12, "results": 1.0}
 
 
 def fit(examples: list[tuple[list[str], str]], *, c: float = 1.0, min_count: int = 2) -> LinearModel:
