@@ -28,3 +28,31 @@ def test_a_phrase_around_a_catalogue_name_is_strong_unless_it_holds_another_name
         candidates.append(candidate(doc, text, name, None, PRIORITY_NAME, "name"))
     strengthen_around_catalogue(doc, candidates)
     assert (outer.priority == PRIORITY_CATALOGUE) is strong
+
+
+@pytest.mark.parametrize("text, phrase, inner, strong", [
+    # capitalised words around a catalogued model name a method of the paper's own
+    ("We present Spiking Plonknet for point clouds.", "Spiking Plonknet", "Plonknet", True),
+    # a lower-case word before it describes the model: it stays the catalogue's
+    ("We compare against fine-tuned Plonknet models.", "fine-tuned Plonknet", "Plonknet", False),
+])
+def test_a_method_written_as_a_name_around_a_catalogued_model_is_strong(text, phrase, inner, strong):
+    doc = spacy.blank("en")(text)
+    outer = candidate(doc, text, phrase, "Method", 1.5, "learned")
+    strengthen_around_catalogue(doc, [outer, candidate(doc, text, inner, "Model", PRIORITY_CATALOGUE, "catalogue")])
+    assert (outer.priority == PRIORITY_CATALOGUE) is strong
+
+
+@pytest.mark.parametrize("text, whole", [
+    ("We introduce Neural Zorbnet for graphs.", True),  # capitalised: one name
+    ("We introduce a neural Zorbnet for graphs.", False),  # a plain word describing the name
+])
+def test_an_introduced_name_keeps_the_capitalised_words_before_a_name_inside_it(text, whole):
+    from kg.extract.entities.choice import _favour_whole_names
+
+    doc = spacy.blank("en")(text)
+    start = text.index("eural") - 1
+    phrase = candidate(doc, text, text[start:text.index(" for")], "Method", 1, "introduced")
+    inner = candidate(doc, text, "Zorbnet", "Method", PRIORITY_NAME, "name")
+    _favour_whole_names(doc, [phrase, inner], [])
+    assert (phrase.priority > PRIORITY_NAME) is whole

@@ -794,3 +794,11 @@ def test_a_generic_class_is_no_subject_of_relations(nlp):
     doc = nlp.get_pipe("kg_relations")(doc)
     stated = {(doc.text[s:e], predicate, doc.text[os:oe]) for s, e, predicate, os, oe, *_ in doc._.kg_relations}
     assert stated == {("Quorbnet", "compared_with", "Zorblat")}  # nothing from LLMs, the acronym of a generic class
+
+
+def test_a_catalogued_model_inside_a_coined_name_does_not_cut_it_short(nlp):
+    names = {text for text, _ in entities(annotate(nlp, "To this end, we present Zorbing PointNet, the first "
+                                                        "spiking model for deep learning on point clouds."))}
+    assert "Zorbing PointNet" in names and "PointNet" not in names
+    names = {text for text, _ in entities(annotate(nlp, "We compare against fine-tuned BERT on GLUE."))}
+    assert "BERT" in names

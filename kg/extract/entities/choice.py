@@ -52,13 +52,22 @@ def strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
         # only the candidates starting inside the phrase: a long text stays linear
         first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
         inside = [c for c in catalogued[first:last] if phrase.start <= c.start and c.end <= phrase.end]
-        if any(c.label != phrase.label for c in inside):
+        if any(c.label != phrase.label for c in inside) and not _named_around(doc, inside, phrase):
             continue
         first, last = bisect_left(named_starts, phrase.start), bisect_right(named_starts, phrase.end)
         others = [c for c in named[first:last] if c.end <= phrase.end and (c.start, c.end) != (phrase.start, phrase.end)
                   and not any(m.start <= c.start and c.end <= m.end for m in inside)]
         if not others and any(_stands_for_phrase(doc, c, phrase) for c in inside):
             phrase.priority = PRIORITY_CATALOGUE
+
+
+def _named_around(doc: Doc, inside: list[Candidate], phrase: Candidate) -> bool:
+    """``Spiking PointNet``, ``Graph BERT``: capitalised words around a catalogued model make a
+    name of its own, a method or a model whichever type each was read as."""
+    actors = ("Method", "Model")
+    words = [t for t in doc[phrase.start:phrase.end] if t.is_alpha and not t.is_stop]
+    return phrase.label in actors and all(c.label in actors for c in inside) \
+        and all(t.text[:1].isupper() for t in words)
 
 
 #: Words that join two things, not the parts of one name: ``Zorblat on Natural Questions``.
@@ -104,7 +113,10 @@ def _described(doc: Doc, name: Candidate, phrase: Candidate) -> bool:
     LSEnet``, ``the AtSpeed-S optimization objective``; not ``KL-masking`` (glued) or
     ``Tandem transformers`` (a plain word that needs its head)."""
     if name.end == phrase.end:
-        return True
+        # ``Spiking PointNet``: capitalised words before a name inside a sentence name with it
+        before = doc[phrase.start:name.start]
+        return not all(t.text[:1].isupper() and t.is_alpha for t in before) or \
+            all(t.is_sent_start for t in before[:1]) and len(before) == 1
     words = doc[name.start:name.end]
     plain = len(words) == 1 and words[0].is_title and words[0].is_alpha
     return bool(doc[name.end - 1].whitespace_) and not plain
