@@ -79,6 +79,21 @@ def _described_as_new(doc: Doc, ent: Span) -> bool:
         and doc[i + 2].lower_ in ("novel", "new")
 
 
+#: The repository of a code link: ``github.com/msr-fiddle/phaze`` -> ``phaze``.
+_REPOSITORY = re.compile(r"(?:github|gitlab)\.com/[\w.-]+/([\w-]+(?:\.[\w-]+)*)")
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
+
+
+def _names_the_code(ent: Span, repositories: set[str]) -> bool:
+    """The abstract links the code of the name (``The source code of PHAZE is available at
+    github.com/msr-fiddle/phaze``, ``Neural SPH`` at ``.../neuralsph``): the paper's own; not a
+    catalogued name (a link to a library such as ``transformers``)."""
+    return not ent.kb_id_ and len(_squeezed(ent.text)) >= 3 and _squeezed(ent.text) in repositories
+
+
 def _cited(doc: Doc, ent: Span) -> bool:
     """``PATE (Papernot et al., 2016)``, ``MPCFormer (ICLR 2023)``: a name the text cites is
     earlier work, never the paper's proposal."""
@@ -148,6 +163,7 @@ class ProposalFinder:
         decided: dict[int, str | None] = {}
         starts = [sent.start for sent in doc.sents]
         by_pattern = {name_key(entities[i].text) for i in reasons}
+        repositories = {_squeezed(name.removesuffix(".git")) for name in _REPOSITORY.findall(doc.text)}
         for indices in _by_name(entities).values():
             if any(_cited(doc, entities[i]) for i in indices):
                 continue
@@ -155,9 +171,11 @@ class ProposalFinder:
             features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern,
                                          nameable=nameable)
             threshold = self.threshold if nameable else self.phrase_threshold
-            # ``X, a novel metric``: the paper says the name is new, whatever else the context says
+            # ``X, a novel metric``: the paper says the name is new, whatever else the context says;
+            # so does the name of the code's repository
             if (self.classifier.probability(features, "proposed") >= threshold
-                    or any(reasons.get(i) == "apposition" and _described_as_new(doc, entities[i]) for i in indices)):
+                    or any(reasons.get(i) == "apposition" and _described_as_new(doc, entities[i]) for i in indices)
+                    or _names_the_code(entities[indices[0]], repositories)):
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
         chosen = {name_key(entities[i].text) for i in decided}

@@ -1,6 +1,7 @@
 """The rule components on made-up sentences: names here are invented, never from the examples."""
 
 import pytest
+import spacy
 
 
 
@@ -802,3 +803,21 @@ def test_a_catalogued_model_inside_a_coined_name_does_not_cut_it_short(nlp):
     assert "Zorbing PointNet" in names and "PointNet" not in names
     names = {text for text, _ in entities(annotate(nlp, "We compare against fine-tuned BERT on GLUE."))}
     assert "BERT" in names
+
+
+@pytest.mark.parametrize("repository, proposed", [("someone/zorbplan", True), ("someone/other-tool", False)])
+def test_the_name_of_the_code_repository_is_the_papers_own(nlp, repository, proposed):
+    doc = annotate(nlp, "Device placement is hard. We co-optimise the architecture and the placement with an "
+                        f"integer program. The entire source code of ZORBPLAN is available at https://github.com/{repository}.")
+    assert ("ZORBPLAN", "Method") in entities(doc)
+    assert ({s.text for s in doc.spans["kg_proposed"]} == {"ZORBPLAN"}) is proposed
+
+
+def test_a_link_to_a_catalogued_library_proposes_nothing():
+    from spacy.tokens import Span
+
+    from kg.extract.proposals import _names_the_code
+
+    doc = spacy.blank("en")("We build on BERT from github.com/google-research/bert.")
+    assert not _names_the_code(Span(doc, 3, 4, label="Model", kb_id="model:bert"), {"bert"})
+    assert _names_the_code(Span(doc, 3, 4, label="Model"), {"bert"})
