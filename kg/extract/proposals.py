@@ -26,6 +26,7 @@ from spacy.tokens import Doc, Span
 from kg.extract.abbreviations import is_short_form
 from kg.extract.entities import OUR_NEW, emphasized_spans, is_name_like, is_variant, type_of_phrase
 from kg.extract.entities.component import DOUBT, doubt_bucket
+from kg.extract.entities.context_types import BENCH_NAME
 from kg.extract.entities.shapes import is_year
 from kg.extract.lexicons import term_frequency
 from kg.extract.linear import LinearModel
@@ -139,7 +140,7 @@ class ProposalFinder:
             entities, proposed = self._with_unlisted_variants(doc, entities, proposed)
         relabeled = []
         for index, ent in enumerate(entities):
-            label = proposed.get(index) or ent.label_
+            label = "Dataset" if BENCH_NAME.search(ent.text) else proposed.get(index) or ent.label_
             relabeled.append(Span(doc, ent.start, ent.end, label=label, kb_id=ent.kb_id))
         doc.spans[self.spans_key] = relabeled
         doc.spans[self.proposed_key] = [relabeled[i] for i in sorted(proposed)]

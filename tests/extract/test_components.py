@@ -821,3 +821,19 @@ def test_a_link_to_a_catalogued_library_proposes_nothing():
     doc = spacy.blank("en")("We build on BERT from github.com/google-research/bert.")
     assert not _names_the_code(Span(doc, 3, 4, label="Model", kb_id="model:bert"), {"bert"})
     assert _names_the_code(Span(doc, 3, 4, label="Model"), {"bert"})
+
+
+@pytest.mark.parametrize("text, name", [
+    ("To address this issue, we introduce ZorbBench, a standardized evaluation framework for red teaming.",
+     "ZorbBench"),
+    ("We propose Plonk-RBench, the first comprehensive assessment of sparse expert reliability.", "Plonk-RBench"),
+])
+def test_a_name_ending_in_bench_is_a_benchmark(nlp, text, name):
+    assert (name, "Dataset") in entities(annotate(nlp, text))
+
+
+def test_bench_names_a_benchmark_but_not_a_workbench():
+    from kg.extract.entities.context_types import BENCH_NAME
+
+    assert all(BENCH_NAME.search(n) for n in ("ZorbBench", "Plonk-RBench", "SWE-bench", "MT-Bench"))
+    assert not any(BENCH_NAME.search(n) for n in ("workbench", "Testbench", "Bench"))

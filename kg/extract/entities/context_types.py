@@ -3,6 +3,8 @@ lists they are in; and a trailing kind word (``tasks``, ``dataset``) taken off t
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc
 
 from kg.extract.entities.candidate import PRIORITY_CATALOGUE, Candidate
@@ -17,6 +19,8 @@ KIND_ENDINGS = {
     "Dataset": {"dataset", "datasets", "benchmark", "benchmarks", "corpus"},
     "Metric": {"metric", "metrics"},
 }
+#: ``HarmBench``, ``MoE-RBench``, ``SWE-bench``: the naming convention of benchmarks (not ``workbench``).
+BENCH_NAME = re.compile(r"(?<![Ww]ork)(?<![Tt]est)(?<=[A-Za-z0-9-])(?:Bench|bench|BENCH)$")
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
     "benchmark", "benchmarks", "dataset", "datasets", "results", "tested", "test", "validate",
@@ -42,7 +46,10 @@ class ContextTyping:
     @staticmethod
     def _capitalised_kind(doc: Doc, start: int, end: int) -> str | None:
         """The type a capitalised kind word ending a capitalised name gives (``Knapsack Problem``
-        is a Task, ``Semantic Shift Benchmark`` a Dataset), else None."""
+        is a Task, ``Semantic Shift Benchmark`` a Dataset; a name ending in *Bench*, ``HarmBench``,
+        ``MoE-RBench``, ``SWE-bench``, names a benchmark), else None."""
+        if BENCH_NAME.search(doc[start:end].text):
+            return "Dataset"
         last = doc[end - 1]
         if end - start < 2 or not last.text[0].isupper() or not all(
                 t.text[0].isupper() for t in doc[start:end] if t.is_alpha):
