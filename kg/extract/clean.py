@@ -48,6 +48,8 @@ _TOKEN = re.compile(
     # ``N$^2$-GNN``, ``$\chi^2$``, ``CFR$^+$``: a letter's power as the names are written (``N²-GNN``)
     r"(?P<power>(?<=[A-Za-z])\$?\^\{?(?P<power_text>[0-9+])\}?\$?(?![\w{]))"
     r"|(?P<href>\\href\{(?P<href_url>[^{}]*)\}\{(?P<href_text>[^{}]*)\})"
+    # ``[this https URL](https://github.com/x/FastPLBF)``: a Markdown link, read as its address
+    r"|(?P<mdlink>\[[^\[\]\n]{0,80}\]\((?P<mdlink_url>(?:https?://|www\.)[^\s()]+)\))"
     r"|(?P<url>\\url\{(?P<url_text>[^{}]*)\})"
     rf"|(?P<style>\\(?P<style_cmd>{_STYLE_COMMANDS})\{{(?P<style_text>[^{{}}]*)\}})"
     r"|(?P<escaped>\\\\?(?P<escaped_char>[%&_#${}]))"  # also ``\\%``, as some abstracts escape it twice
@@ -199,6 +201,7 @@ def _mark(out: _Builder, raw: str, match: re.Match) -> None:
 _HANDLERS = {
     "href": _keep("href_text"),
     "url": _keep("url_text"),
+    "mdlink": _keep("mdlink_url"),
     "style": _styled,
     "underscored": _underscored,
     "escaped": _escaped,

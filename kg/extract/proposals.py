@@ -89,10 +89,12 @@ def _squeezed(text: str) -> str:
 
 
 def _names_the_code(ent: Span, repositories: set[str]) -> bool:
-    """The abstract links the code of the name (``The source code of PHAZE is available at
-    github.com/msr-fiddle/phaze``, ``Neural SPH`` at ``.../neuralsph``): the paper's own; not a
-    catalogued name (a link to a library such as ``transformers``)."""
-    return not ent.kb_id_ and len(_squeezed(ent.text)) >= 3 and _squeezed(ent.text) in repositories
+    """The abstract links the code of the method, model or dataset of the name (``The source code
+    of PHAZE is available at github.com/msr-fiddle/phaze``, ``Neural SPH`` at ``.../neuralsph``):
+    the paper's own; not a catalogued name (a link to a library such as ``transformers``), nor a
+    task a repository is named after (``.../offline-moo`` of a study of offline MOO)."""
+    return (ent.label_ in ("Method", "Model", "Dataset") and not ent.kb_id_ and len(_squeezed(ent.text)) >= 3
+            and _squeezed(ent.text) in repositories)
 
 
 def _cited(doc: Doc, ent: Span) -> bool:

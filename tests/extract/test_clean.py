@@ -11,6 +11,9 @@ from kg.extract.clean import clean_text, find_urls
         (r"DAWN (\textbf{D}ynamic frame)", "DAWN (Dynamic frame)"),
         (r"see~\url{https://x.org/a}.", "see https://x.org/a."),
         (r"\href{https://x.org}{Demo Website.}", "Demo Website."),
+        # a Markdown link (arXiv's ``[this https URL](...)``) is read as its address, never as names
+        ("code at [this https URL](https://github.com/a/ZorbNet).", "code at https://github.com/a/ZorbNet."),
+        ("see [1] (Smith) and [here](http://x.org/a_b)", "see [1] (Smith) and http://x.org/a_b"),
         (r"a $\min$-$\max$ problem", "a min-max problem"),
         ("a ``strong ticket''", 'a "strong ticket"'),
         ("we introduce *TRON*, a model", "we introduce TRON, a model"),

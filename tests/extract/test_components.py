@@ -805,6 +805,16 @@ def test_a_catalogued_model_inside_a_coined_name_does_not_cut_it_short(nlp):
     assert "BERT" in names
 
 
+def test_a_task_a_repository_is_named_after_is_not_proposed():
+    from spacy.tokens import Span
+
+    from kg.extract.proposals import _names_the_code
+
+    doc = spacy.blank("en")("We benchmark offline MOO methods.")
+    assert not _names_the_code(Span(doc, 2, 4, label="Task"), {"offlinemoo"})
+    assert _names_the_code(Span(doc, 2, 4, label="Method"), {"offlinemoo"})
+
+
 @pytest.mark.parametrize("repository, proposed", [("someone/zorbplan", True), ("someone/other-tool", False)])
 def test_the_name_of_the_code_repository_is_the_papers_own(nlp, repository, proposed):
     doc = annotate(nlp, "Device placement is hard. We co-optimise the architecture and the placement with an "
