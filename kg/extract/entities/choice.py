@@ -113,10 +113,11 @@ def _described(doc: Doc, name: Candidate, phrase: Candidate) -> bool:
     LSEnet``, ``the AtSpeed-S optimization objective``; not ``KL-masking`` (glued) or
     ``Tandem transformers`` (a plain word that needs its head)."""
     if name.end == phrase.end:
-        # ``Spiking PointNet``: capitalised words before a name inside a sentence name with it
+        # ``Spiking PointNet``: capitalised words before a name name it with it, unless the one
+        # word is capitalised because it opens the sentence
         before = doc[phrase.start:name.start]
-        return not all(t.text[:1].isupper() and t.is_alpha for t in before) or \
-            all(t.is_sent_start for t in before[:1]) and len(before) == 1
+        capitalised = all(t.is_alpha and t.text[:1].isupper() for t in before)
+        return not capitalised or (len(before) == 1 and bool(before[0].is_sent_start))
     words = doc[name.start:name.end]
     plain = len(words) == 1 and words[0].is_title and words[0].is_alpha
     return bool(doc[name.end - 1].whitespace_) and not plain
