@@ -169,7 +169,7 @@ def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
     first: dict[str, Span] = {}
     for span in entities:
         name = span.text.lower()
-        if span.label_ in _ACTORS and not (_VOCABULARY.is_generic_phrase(span.text) or is_generic_class(span.text, ())):
+        if span.label_ in _ACTORS and not is_generic_class(span.text):
             counts[name] = counts.get(name, 0) + 1
             first.setdefault(name, span)
     in_title = [name for name in counts if re.search(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", title)]
