@@ -5,9 +5,11 @@ Patterns, all general syntax (no names are listed anywhere):
   its object: ``we introduce AFLOW, an automated framework``;
 - a naming word: ``dubbed DIOTM``, ``a framework named AtSpeed``;
 - ``X, a novel ... model`` and, at the start of an abstract, ``X is a ... model``;
-- ``our (proposed|resulting|new) X``;
+- ``our (proposed|resulting|new) X``, ``our method, X,``, ``the proposed algorithm, X (Y),``;
 - an acronym defined by bold letters;
-- an acronym the abstract defines whose long form the paper proposes.
+- an acronym the abstract defines whose long form the paper proposes, or whose long form
+  stands set apart after a description a proposing verb calls new (``we propose a novel
+  algorithm---Dynamics Learning with Parameterized Actions (DLPA)---``).
 A descriptive phrase (no capitals, digits or coined word) gets only the naming word and
 ``X, a new <kind>`` patterns: ``a technique named data-dependent contraction``.
 The proposed entity takes the type of the descriptive noun it is given
@@ -178,6 +180,7 @@ class ProposalFinder:
             # so does the name of the code's repository
             if (self.classifier.probability(features, "proposed") >= threshold
                     or any(reasons.get(i) == "apposition" and _described_as_new(doc, entities[i]) for i in indices)
+                    or any(reasons.get(i) == "new-long-form" for i in indices)
                     or _names_the_code(entities[indices[0]], repositories)):
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
@@ -353,6 +356,10 @@ class ProposalFinder:
             elif long is not None and self._long_form_proposed(doc, entities[long]):
                 proposed[short] = proposed[long] = None
                 reasons[short] = reasons[long] = "long-form"
+            elif long is None and (words := doc.char_span(l_start, l_end, alignment_mode="expand")) is not None \
+                    and self._new_in_clause(doc, words):
+                proposed[short] = None
+                reasons[short] = "new-long-form"
 
     def _long_form_proposed(self, doc: Doc, long: Span) -> bool:
         before = doc[max(long.sent.start, long.start - 6) : long.start]
@@ -363,6 +370,21 @@ class ProposalFinder:
             t.lower_ in _SUBJECTS for t in long.sent
         ):
             return not any(t.text in ",;:" for t in before[-3:])
+        return False
+
+    def _new_in_clause(self, doc: Doc, span: Span) -> bool:
+        """``we propose a novel model-based RL algorithm---Dynamics Learning ... (DLPA)``: the
+        name set apart right after a description the paper's proposing verb calls new."""
+        sent = span.sent
+        if span.start == sent.start or doc[span.start - 1].text not in ("—", "–", "---", "--", ",", ":") \
+                or _SUBJECTS.isdisjoint(sentence_words(sent)):
+            return False
+        for k in range(span.start - 2, sent.start - 1, -1):
+            token = doc[k]
+            if token.text in (".", ";", ":", "(", ")") or token.lower_ in ("that", "which", "whether", "how", "and"):
+                return False
+            if token.lower_ in self.vocab.propose_verbs:
+                return any(t.lower_ in ("novel", "new") for t in doc[k + 1:span.start])
         return False
 
     @staticmethod
@@ -412,11 +434,11 @@ def _our_head(doc: Doc, before: Span, ent: Span) -> Span | None:
     proposal)."""
     if len(before) < 3 or before[-1].text not in (",", "(", "—", "–"):
         return None
-    closed = ent.end < len(doc) and doc[ent.end].text in (",", ")", "—", "–")
+    closed = ent.end < len(doc) and doc[ent.end].text in (",", ")", "—", "–", "(")
     if before[-1].text != "(" and not closed:
         return None
     for k in range(len(before) - 2, max(-1, len(before) - 6), -1):
-        if before[k].lower_ == "our":
+        if before[k].lower_ == "our" or (before[k].lower_ == "proposed" and k > 0 and before[k - 1].lower_ == "the"):
             head = before[k + 1 : len(before) - 1]
             return head if len(head) and not any(t.is_punct or t.pos_ in ("VERB", "AUX") for t in head) else None
     return None

@@ -51,6 +51,8 @@ def proposed(doc):
         ("Our second algorithm (ZQV-Mix) adds noise to the gradients.", "ZQV-Mix"),
         ("Experiments show that VorPlex, our sampling framework for molecules, is fast.", "VorPlex"),
         (r"In this paper, we propose Q$^2$-Zorbnet, a novel framework for graph learning.", "Q²-Zorbnet"),
+        ("The proposed algorithm, Plinkwise Quorb Recovery (PQR), first perturbs a data point.",
+         "Plinkwise Quorb Recovery"),
     ],
 )
 def test_proposals_are_found_by_syntax(nlp, text, name):
@@ -740,6 +742,21 @@ def test_a_dataset_the_paper_collects_is_its_proposal(nlp):
     doc = nlp("Writing assistants rarely see drafts. We collect CoDraft, a corpus of 12k annotated drafts. "
               "Models trained on CoDraft improve revision quality.")
     assert {(s.text, s.label_) for s in doc.spans["kg_proposed"]} == {("CoDraft", "Dataset")}
+
+
+@pytest.mark.parametrize("separator", ["---", ", "])
+def test_an_acronym_set_apart_after_a_description_called_new_is_proposed(nlp, separator):
+    """``we propose a novel ... algorithm---Long Form (ACR)---for ...``: the long form is no entity
+    and the proposing verb stands far before the acronym; the paper still names its own."""
+    closing = "---" if separator == "---" else ", "
+    doc = nlp("Parameterized action spaces are hard. We propose a novel model-based reinforcement learning "
+              f"algorithm{separator}Zorbic Learning and plonk control with Quibbled Actions (ZLQA){closing}for "
+              "such spaces. It needs fewer samples than Model Predictive Path Integral control.")
+    assert "ZLQA" in {s.text for s in doc.spans["kg_proposed"]}
+    doc = nlp("Parameterized action spaces are hard. Earlier work studied model-based reinforcement learning "
+              f"algorithms{separator}Zorbic Learning and plonk control with Quibbled Actions (ZLQA){closing}for "
+              "such spaces. We propose Plinkrow, which needs fewer samples.")
+    assert "ZLQA" not in {s.text for s in doc.spans["kg_proposed"]}
 
 
 def test_a_prefixed_variant_of_a_proposal_is_proposed(nlp):
