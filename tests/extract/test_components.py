@@ -261,6 +261,22 @@ def test_names_lose_only_a_capital_the_sentence_gave_them(nlp):
     assert {"image segmentation", "Bayesian optimization", "latent verifier", "Fréchet regression"} <= names
 
 
+def test_a_name_typed_two_ways_takes_the_type_its_relations_require():
+    """``zorb ranking`` a Method in one sentence and a Task in the one that says the proposal
+    addresses it: the object of ``applied_to`` is a Task. A catalogued name keeps its type, and
+    so does a name a result needs as a Dataset."""
+    from kg.extract.pipeline import _type_as_related
+    from kg.types import Entity, Relation, Result
+
+    found = [Entity("Zorblat", "Method", "zorblat", proposed=True), Entity("zorb ranking", "Method", "zorb-ranking"),
+             Entity("ImageNet", "Method", "imagenet", catalogue_id="dataset:imagenet"),
+             Entity("Plonk", "Dataset", "plonk")]
+    stated = [Relation(0, "applied_to", 1, 0, 1), Relation(0, "applied_to", 2, 0, 1), Relation(0, "applied_to", 3, 0, 1)]
+    held = [Result(metric="accuracy", value="90%", start=0, end=3, subject=0, dataset=3)]
+    _type_as_related(found, stated, held)
+    assert [e.type for e in found] == ["Method", "Task", "Method", "Dataset"]
+
+
 def test_a_dataset_keeps_its_plural_name(nlp):
     """``Natural Questions`` is a dataset's own name; a common noun's plural is still singular
     (``Graph Neural Networks``), and both keys are singular."""
