@@ -158,6 +158,8 @@ def test_a_name_called_popular_is_not_proposed(nlp):
     [
         ("On the Plonk benchmark, Zorbret advances the state of the art by 2.8 nDCG@10 without distillation.", "nDCG@10"),
         ("Zorbret reaches an FID of 5.17 on the Plonk faces.", "FID"),
+        # ``average F1`` is a catalogue entry too: the reading kept for F1 is not the catalogue's
+        ("On the Plonk corpus, Zorbret achieves an average F1 of 78.4.", "F1"),
     ],
 )
 def test_a_catalogued_metric_written_with_its_number_is_kept(nlp, text, metric):

@@ -97,6 +97,7 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
     [
         ("We propose Zorblat. On WMT14, Zorblat obtains BLEU 31.5.", "31.5", "BLEU"),
         ("We propose Zorblat. Zorblat reaches an FID of 5.17 on CIFAR-10.", "5.17", "FID"),
+        ("We propose Zorblat. On WikiAnn, Zorblat achieves an average F1 of 78.4.", "78.4", "F1"),
         ("We propose Zorblat, a new decoder. It improves ROUGE-L by 3.2 on XSum while keeping BERTScore within "
          "0.5 points of the baseline.", "0.5 points", "BERTScore"),
         # not the metric of what the value is compared with

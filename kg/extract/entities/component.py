@@ -22,7 +22,7 @@ from kg.extract.entities.names import NameCandidates
 from kg.extract.entities.phrases import PhraseCandidates
 from kg.extract.entities.ranking import rank_candidates
 from kg.extract.entities.shapes import is_year
-from kg.extract.lexicons import catalogue_entry
+from kg.extract.lexicons import catalogue_entry, catalogue_ids_of
 from kg.extract.linear import LinearModel
 from kg.extract.models import model_path
 from kg.extract.vocabulary import Vocabulary
@@ -99,8 +99,9 @@ _IN_A_LIST = frozenset("NOUN PROPN ADJ DET CCONJ NUM".split())
 def _scores_a_number(doc: Doc, c: Candidate) -> bool:
     """A catalogued metric written with its number (``by 2.8 nDCG@10``, ``an FID of 5.17``,
     ``BLEU 31.5``): the number reads it as the metric, a second reading beside the catalogue's;
-    not a year (``SODA 2007``)."""
-    if c.source != "catalogue" or c.label != "Metric":
+    not a year (``SODA 2007``). The metric's catalogue reading may have lost to another of the
+    same words (``an average F1 of 78.4``: ``average F1`` is an entry too)."""
+    if c.label != "Metric" or (c.source != "catalogue" and not _catalogued_metric(doc[c.start:c.end].text)):
         return False
     after = list(doc[c.end:c.end + 3])
     while after and after[0].lower_ in _BEFORE_SCORE:
@@ -111,6 +112,10 @@ def _scores_a_number(doc: Doc, c: Candidate) -> bool:
     if before and before[-1].lower_ in _SCORE_UNITS:
         before = before[:-1]
     return bool(before) and _score_like(before[-1])
+
+
+def _catalogued_metric(text: str) -> bool:
+    return any((catalogue_entry(i) or {}).get("label") == "Metric" for i in catalogue_ids_of(text))
 
 
 def _measured_in_terms_of(doc: Doc, c: Candidate) -> bool:
