@@ -33,7 +33,7 @@ from kg.extract import (  # noqa: F401  (registrations)
     abbreviations, cleaner, entities, learned, pos, proposals, relations, results, sentences, title_names, tokenizer,
 )
 from kg.extract.clean import CleanText, clean_text, find_urls
-from kg.extract.lexicons import catalogue_entry, catalogue_ids_of
+from kg.extract.lexicons import catalogue_ids_of
 from kg.extract.mentions import display_name, group_spans
 from kg.extract.relations import OBJECT_TYPES
 from kg.extract.title_names import TITLE
@@ -188,6 +188,8 @@ def to_extraction(doc: Doc, paper: Paper, clean: CleanText) -> Extraction:
     return Extraction(paper, entities_out, _unique(relations_out), results_out, code_urls)
 
 
+#: A result's subject and baseline (the types kg.schema's result edges admit; extraction does not
+#: import the graph's schema, and the cache's fingerprint covers what it imports).
 _ACTORS = ("Method", "Model")
 
 
@@ -279,8 +281,8 @@ def _split_slashed_names(found: list[Entity], stated: list[Relation]) -> tuple[l
 
 def _only_catalogue_id(name: str, label: str) -> str | None:
     """The catalogue id of ``label`` that ``name`` names, if it names exactly one."""
-    ids = [i for i in catalogue_ids_of(name) if (catalogue_entry(i) or {}).get("label") == label]
-    return ids[0] if len(ids) == 1 else None
+    ids = catalogue_ids_of(name, label)
+    return next(iter(ids)) if len(ids) == 1 else None
 
 
 def _title_entities(doc: Doc, paper: Paper) -> list[Entity]:

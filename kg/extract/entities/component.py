@@ -101,7 +101,7 @@ def _scores_a_number(doc: Doc, c: Candidate) -> bool:
     ``BLEU 31.5``): the number reads it as the metric, a second reading beside the catalogue's;
     not a year (``SODA 2007``). The metric's catalogue reading may have lost to another of the
     same words (``an average F1 of 78.4``: ``average F1`` is an entry too)."""
-    if c.label != "Metric" or (c.source != "catalogue" and not _catalogued_metric(doc[c.start:c.end].text)):
+    if c.label != "Metric" or (c.source != "catalogue" and not catalogue_ids_of(doc[c.start:c.end].text, "Metric")):
         return False
     after = list(doc[c.end:c.end + 3])
     while after and after[0].lower_ in _BEFORE_SCORE:
@@ -112,10 +112,6 @@ def _scores_a_number(doc: Doc, c: Candidate) -> bool:
     if before and before[-1].lower_ in _SCORE_UNITS:
         before = before[:-1]
     return bool(before) and _score_like(before[-1])
-
-
-def _catalogued_metric(text: str) -> bool:
-    return any((catalogue_entry(i) or {}).get("label") == "Metric" for i in catalogue_ids_of(text))
 
 
 def _measured_in_terms_of(doc: Doc, c: Candidate) -> bool:

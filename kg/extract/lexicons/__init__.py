@@ -58,12 +58,14 @@ def _names() -> dict[str, dict]:
     return {entry["id"]: entry for entry in _read_jsonl(_NAMES)}
 
 
-def catalogue_ids_of(name: str) -> frozenset[str]:
+def catalogue_ids_of(name: str, label: str | None = None) -> frozenset[str]:
     """The catalogue entries ``name`` names or aliases, by name key (``offline RL`` ->
-    ``pwc:task:offline-rl``); empty for a name no catalogue knows."""
+    ``pwc:task:offline-rl``), those of type ``label`` only if given; empty for a name no
+    catalogue knows."""
     from kg.ids import name_key
 
-    return _catalogue_ids().get(name_key(name), frozenset())
+    ids = _catalogue_ids().get(name_key(name), frozenset())
+    return ids if label is None else frozenset(i for i in ids if _names()[i].get("label") == label)
 
 
 @lru_cache(maxsize=1)
