@@ -284,6 +284,7 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         learned_at = {(c.start, c.end): c.label for c in learned}
         groups = candidate_groups(doc, chosen)
         doubt = doc.user_data.setdefault(DOUBT, {})
+        p_of: dict[int, list[float]] = {}
         for group in groups.values():
             p, dropped = self.verdict(doc, group, learned_at, set(groups))
             if dropped:
@@ -298,8 +299,11 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
                 label = "Model"
             for c in group:
                 c.label = label
+                p_of[id(c)] = p
             kept += group
-        return sorted(kept, key=lambda c: c.start)
+        kept.sort(key=lambda c: c.start)
+        self._agree_in_lists(doc, kept, p_of, self.decider.classes)
+        return kept
 
     def verdict(self, doc: Doc, group: list[Candidate], learned_at: dict[tuple[int, int], str | None],
                 names: set[str]):

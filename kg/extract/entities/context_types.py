@@ -1,5 +1,6 @@
 """The types of the chosen names from their context: a description, the words around them, the
-lists they are in; and a trailing kind word (``tasks``, ``dataset``) taken off the name."""
+lists they are in (before the learned decision, and after it: :meth:`ContextTyping._agree_in_lists`);
+and a trailing kind word (``tasks``, ``dataset``) taken off the name."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ KIND_ENDINGS = {
 }
 #: ``HarmBench``, ``MoE-RBench``, ``SWE-bench``: the naming convention of benchmarks (not ``workbench``).
 BENCH_NAME = re.compile(r"(?<![Ww]ork)(?<![Tt]est)(?<=[A-Za-z0-9-])(?:Bench|bench|BENCH)$")
+#: After the learned decision, a listed name's type is settled at this probability (or catalogued),
+#: doubtful below ``_UNSURE_IN_LIST``, and another type plausible from ``_PLAUSIBLE_IN_LIST``
+#: (measured on dev and the 480s, docs/quality.md, thirteenth session).
+SETTLED_IN_LIST = 0.7
+_UNSURE_IN_LIST = 0.6
+_PLAUSIBLE_IN_LIST = 0.1
 _EVALUATION_WORDS = {
     "experiment", "experiments", "evaluate", "evaluated", "evaluation", "evaluations",
     "benchmark", "benchmarks", "dataset", "datasets", "results", "tested", "test", "validate",
@@ -126,6 +133,33 @@ class ContextTyping:
             for c in group:
                 if c.source in ("name", "learned") and not c.kb_id:
                     c.label = "Dataset"
+
+    @classmethod
+    def _agree_in_lists(cls, doc: Doc, kept: list[Candidate], p_of: dict[int, list[float]],
+                        classes: list[str]) -> None:
+        """After the learned decision: a name it types with doubt, listed (with *and*, *or* or
+        *etc.*) beside names whose one type is settled (catalogued or decided with probability
+        ``SETTLED_IN_LIST``), takes that type when the decision found it plausible
+        (``private mean estimation and private federated learning``; ``SNL, MetaPruning,
+        etc.``). ``p_of``: the decision's probabilities per candidate ``id``."""
+        def sure(c: Candidate, at: float) -> bool:
+            return bool(c.kb_id) or p_of[id(c)][classes.index(c.label)] >= at
+
+        for group in cls._lists(doc, kept):
+            glue = {t.lower_ for a, b in zip(group, group[1:]) for t in doc[a.end:b.start]}
+            if not glue & {"and", "or"} and "etc" not in doc[group[-1].end:group[-1].end + 2].text.lower():
+                continue  # ``X, Y``: as often an apposition as a list
+            settled = {c.label for c in group if sure(c, SETTLED_IN_LIST)}
+            if len(settled) != 1:
+                continue
+            label = settled.pop()
+            for c in group:
+                if c.label != label and not sure(c, _UNSURE_IN_LIST) \
+                        and p_of[id(c)][classes.index(label)] >= _PLAUSIBLE_IN_LIST:
+                    for mention in kept:  # every mention of the name: one name, one type per text
+                        if id(mention) != id(c) and p_of[id(mention)] is p_of[id(c)]:
+                            mention.label = label
+                    c.label = label
 
     @staticmethod
     def _lists(doc: Doc, chosen: list[Candidate]):
