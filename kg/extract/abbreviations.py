@@ -161,15 +161,18 @@ def _continues_phrase(doc: Doc, first: int) -> bool:
 def make_abbreviation_detector(nlp: Language, name: str, max_long_form_words: int, catalogue_key: str,
                                vocabulary: Vocabulary):
     return AbbreviationDetector(max_long_form_words=max_long_form_words, catalogue_key=catalogue_key,
-                                naming_words=vocabulary.naming_words)
+                                vocabulary=vocabulary)
 
 
 class AbbreviationDetector:
     def __init__(self, *, max_long_form_words: int = 10, catalogue_key: str = "kg_catalogue",
-                 naming_words: frozenset[str] | None = None) -> None:
+                 vocabulary: Vocabulary | None = None) -> None:
         self.max_long_form_words = max_long_form_words
         self.catalogue_key = catalogue_key
-        self.naming_words = default_vocabulary().naming_words if naming_words is None else naming_words
+        vocabulary = vocabulary or default_vocabulary()
+        self.naming_words = vocabulary.naming_words
+        self.generic_heads = vocabulary.generic_heads
+        self.generic_words = vocabulary.generic_modifiers | vocabulary.generic_heads
 
     def __call__(self, doc: Doc) -> Doc:
         found: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -256,10 +259,10 @@ class AbbreviationDetector:
         return any(m.start <= inner.start and inner.end <= m.end
                    for m in doc.spans.get(self.catalogue_key, ()))
 
-    @staticmethod
-    def _named_in_parentheses(doc: Doc, i: int, inner: Span) -> tuple[int, int, int, int] | None:
+    def _named_in_parentheses(self, doc: Doc, i: int, inner: Span) -> tuple[int, int, int, int] | None:
         """``first-hitting sampler (Zorb)``: a name in parentheses after a noun phrase names it,
-        even when its letters do not spell the phrase (needs part-of-speech tags)."""
+        even when its letters do not spell the phrase (needs part-of-speech tags); not after a
+        phrase of generic words only (``a state-of-the-art method (TRADES)``: an example)."""
         if not doc.has_annotation("TAG") or not _could_be_name(inner.text):
             return None
         first = i
@@ -268,7 +271,9 @@ class AbbreviationDetector:
             first -= 1
         while first < i and doc[first].text == "-":
             first += 1
-        if len([t for t in doc[first:i] if t.is_alpha]) < 2:
+        if len([t for t in doc[first:i] if t.is_alpha]) < 2 or all(
+                word in self.generic_words or word.removesuffix("s") in self.generic_heads
+                for word in doc[first:i].text.lower().split()):
             return None
         return (inner.start_char, inner.end_char, doc[first].idx, doc[i - 1].idx + len(doc[i - 1]))
 

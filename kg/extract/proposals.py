@@ -113,6 +113,25 @@ def _cited(doc: Doc, ent: Span) -> bool:
             and any(is_year(t.text) for t in cited))
 
 
+#: Words that mark a phrase as earlier work: ``a state-of-the-art method (TRADES)``.
+_EARLIER = frozenset("sota existing previous baseline baselines leading conventional traditional popular "
+                     "classical competing competitive".split())
+
+
+def _earlier_example(doc: Doc, ent: Span) -> bool:
+    """``outperforms a state-of-the-art method (TRADES)``, ``existing baselines (X)``: a name in
+    parentheses after a phrase of earlier work is an example of it, not the paper's proposal."""
+    if ent.start < 2 or doc[ent.start - 1].text != "(":
+        return False
+    i = ent.start - 2
+    while i >= ent.sent.start and (doc[i].pos_ in ("ADJ", "NOUN", "PROPN", "NUM") or _glued_hyphen(doc, i)
+                                   or (i + 1 < len(doc) and _glued_hyphen(doc, i + 1))):
+        if doc[i].lower_ in _EARLIER or doc[i].lower_ == "art" and _glued_hyphen(doc, i - 1):
+            return True
+        i -= 1
+    return False
+
+
 def _glued_hyphen(doc: Doc, i: int) -> bool:
     """Token ``i`` is a hyphen joining the words beside it (``score-based``)."""
     return doc[i].text == "-" and 0 < i < len(doc) - 1 and not doc[i - 1].whitespace_ and not doc[i].whitespace_
@@ -170,7 +189,7 @@ class ProposalFinder:
         by_pattern = {name_key(entities[i].text) for i in reasons}
         repositories = {_squeezed(name.removesuffix(".git")) for name in _REPOSITORY.findall(doc.text)}
         for indices in _by_name(entities).values():
-            if any(_cited(doc, entities[i]) for i in indices):
+            if any(_cited(doc, entities[i]) or _earlier_example(doc, entities[i]) for i in indices):
                 continue
             nameable = self._nameable(entities[indices[0]])
             features = proposal_features(doc, entities, indices, reasons, self.vocab, starts, by_pattern,

@@ -3,6 +3,7 @@
 import pytest
 import spacy
 
+from kg.extract.proposals import _earlier_example
 
 
 def annotate(nlp, raw, title=""):
@@ -72,12 +73,32 @@ def test_proposals_are_found_by_syntax(nlp, text, name):
         ("We introduce Plimbench, a benchmark designed to evaluate the abilities of QLMs in planning.", "QLMs"),
         ("In this work, we introduce PLATE (Zorbson et al., 2016) to a new setting and study its leakage.", "PLATE"),
         ("We present Quibnet [Zorbson and Quill, 2021a], which we extend to graphs.", "Quibnet"),
+        # an example of earlier work, in parentheses
+        ("Our methods outperform a state-of-the-art method (QUAXTRADE) by more than 4% in robust AP.", "QUAXTRADE"),
+        ("Our plonk beats existing baselines (ZORBLA) on CIFAR-10.", "ZORBLA"),
     ],
 )
 def test_mentioned_names_are_not_proposals(nlp, text, name):
     doc = annotate(nlp, text)
     assert name in {s.text for s in doc.spans["kg_entities"]}
     assert name not in proposed(doc)
+
+
+@pytest.mark.parametrize("text, name, earlier", [
+    ("Our methods outperform a state-of-the-art method (QUAXTRADE) by 4% in robust AP.", "QUAXTRADE", True),
+    ("Our plonk beats existing baselines (ZORBLA) on CIFAR-10.", "ZORBLA", True),
+    ("We propose a data-dependent gated-prior graph autoencoder (GPGAE) for link plonking.", "GPGAE", False),
+])
+def test_a_name_in_parentheses_after_earlier_work_is_an_example_of_it(nlp, text, name, earlier):
+    doc = annotate(nlp, text)
+    start = text.index(name)
+    assert _earlier_example(doc, doc.char_span(start, start + len(name))) is earlier
+
+
+def test_a_name_in_parentheses_after_generic_words_does_not_name_them(nlp):
+    doc = annotate(nlp, "Our methods outperform a state-of-the-art method (QUAXTRADE) by more than 4% in robust AP.")
+    assert doc._.kg_abbreviations == []
+    assert "state-of-the-art method" not in {s.text for s in doc.spans["kg_entities"]}
 
 
 def test_proposed_type_comes_from_the_description(nlp):
