@@ -330,11 +330,14 @@ class ProposalFinder:
         return "Metric" if whole and self._generic_type(doc[i:end]) == "Metric" else None
 
     def _described_by_preceding(self, doc: Doc, ent: Span) -> str | None:
-        """``a framework named X``, ``framework (X)``: the head before the name."""
+        """``a framework named X``, ``framework (X)``: the head of the phrase before the name, if it
+        is a kind word (not a word further back: *score* in ``score matching regularity (SMaRt)``)."""
         for j in range(ent.start - 1, max(ent.sent.start, ent.start - 8) - 1, -1):
             kind = self._generic_type(doc[max(ent.sent.start, j - 3) : j + 1])
             if kind:
                 return kind
+            if doc[j].pos_ in ("NOUN", "PROPN"):
+                return None
         return None
 
     def _generic_type(self, description: Span, released: bool = False) -> str | None:

@@ -101,6 +101,11 @@ def test_a_name_in_parentheses_after_generic_words_does_not_name_them(nlp):
     assert "state-of-the-art method" not in {s.text for s in doc.spans["kg_entities"]}
 
 
+def test_a_word_before_the_head_of_the_phrase_before_a_name_does_not_type_it(nlp):
+    doc = annotate(nlp, "We thereby propose to improve GANs with score zorbing regularity (SZoR). SZoR lowers FID.")
+    assert [(s.text, s.label_) for s in doc.spans["kg_proposed"]][:1] == [("SZoR", "Method")]
+
+
 def test_proposed_type_comes_from_the_description(nlp):
     doc = annotate(nlp, "We introduce Blorpbench, a benchmark of 500 graph problems.")
     assert ("Blorpbench", "Dataset") in entities(doc)
