@@ -118,7 +118,7 @@ def default_vocabulary() -> Vocabulary:
         dataset_heads=_words("dataset datasets benchmark benchmarks corpus corpora suite bench"),
         model_heads=_words("model models llm llms lm lms checkpoint checkpoints"),
         generic_heads=_words(
-            "framework method approach technique architecture mechanism model strategy scheme "
+            "framework method algorithm approach technique architecture mechanism model strategy scheme "
             "procedure pipeline system objective loss policy agent process module layer "
             "estimator generator discriminator verifier explainer encoder decoder tokenizer "
             "adapter kernel classifier network"

@@ -501,11 +501,17 @@ def test_every_noun_phrase_is_an_untyped_candidate_without_generic_words(nlp):
 
 @pytest.mark.parametrize("text", [
     "We propose a novel framework for tabular learning.",
+    "We propose a new algorithm for tabular learning.",
     "We propose to study the effect of noise.",
 ])
 def test_a_kind_word_alone_is_not_an_introduced_name(nlp, text):
     doc = before(nlp, text, "kg_entities")
     assert list(nlp.get_pipe("kg_entities")._introduced_phrases(doc)) == []
+
+
+def test_the_kind_word_after_a_coined_name_is_not_part_of_it(nlp):
+    doc = annotate(nlp, "We propose the ZorbBoost algorithm for learning from aggregate plonks. ZorbBoost is fast.")
+    assert {s.text for s in doc.spans["kg_entities"]} == {"ZorbBoost"}
 
 
 def test_a_name_at_the_head_of_an_introduced_phrase_stays_the_name(nlp):
