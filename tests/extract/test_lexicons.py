@@ -208,6 +208,21 @@ def test_lexicons_models_list_well_known_releases(names):
     assert {"GPT-4", "BERT", "Llama 2", "CLIP", "ResNet-50", "wav2vec 2.0", "AlphaFold"} <= models
 
 
+def test_lexicons_list_well_known_benchmarks_of_every_field(names):
+    datasets = {entry["name"] for entry in names.values() if entry["label"] == "Dataset"}
+    # reinforcement learning, robotics, 3D vision, molecules, fairness and shift, long context, safety
+    assert {"MuJoCo", "Procgen", "Meta-World", "Tanks and Temples", "MD17", "Waterbirds", "DomainBed",
+            "Long Range Arena", "HarmBench", "Atari 100k"} <= datasets
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the quality of the crafter's ruler", "Alfred and Calvin read the gaia chapter"],
+)
+def test_lexicons_curated_words_match_only_as_written(ruler_nlp, text):
+    assert spans(ruler_nlp, text) == set()
+
+
 def _build(out: Path) -> None:
     subprocess.run(
         [

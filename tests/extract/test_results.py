@@ -190,6 +190,11 @@ def test_a_change_on_a_place_is_not_a_metric(nlp):
     assert by_value(nlp, "Zorblat gives a 5.2% improvement on MS-COCO.")["5.2%"]["metric"] == "improvement"
 
 
+def test_a_dataset_before_by_is_where_the_change_is_not_what(nlp):
+    text = "Zorblat outperforms the previous state-of-the-art in Procgen by 35%."
+    assert by_value(nlp, text)["35%"]["metric"] != "Procgen"
+
+
 def test_a_result_is_never_measured_by_value(nlp):
     for result in results(nlp, "We propose Zorblat. Zorblat is better by 12% in the end."):
         assert result["metric"] != "value"
