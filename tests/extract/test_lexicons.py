@@ -213,6 +213,9 @@ def test_lexicons_list_well_known_benchmarks_of_every_field(names):
     # reinforcement learning, robotics, 3D vision, molecules, fairness and shift, long context, safety
     assert {"MuJoCo", "Procgen", "Meta-World", "Tanks and Temples", "MD17", "Waterbirds", "DomainBed",
             "Long Range Arena", "HarmBench", "Atari 100k"} <= datasets
+    metrics = {entry["name"] for entry in names.values() if entry["label"] == "Metric"}
+    # learning theory, fairness, probabilistic modelling, proteins, text generation
+    assert {"Regret", "Sample Complexity", "Demographic Parity", "ELBO", "TM-score", "MAUVE"} <= metrics
 
 
 @pytest.mark.parametrize(
