@@ -206,6 +206,8 @@ def test_lexicons_curated_rows_have_sources(filename):
 def test_lexicons_models_list_well_known_releases(names):
     models = {entry["name"] for entry in names.values() if entry["label"] == "Model"}
     assert {"GPT-4", "BERT", "Llama 2", "CLIP", "ResNet-50", "wav2vec 2.0", "AlphaFold"} <= models
+    # beyond text: robotics, weather, proteins, speech, video
+    assert {"RT-2", "GraphCast", "ProteinMPNN", "WavLM", "VideoPoet"} <= models
 
 
 def test_lexicons_list_well_known_benchmarks_of_every_field(names):
