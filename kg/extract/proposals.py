@@ -99,6 +99,14 @@ def _names_the_code(ent: Span, repositories: set[str]) -> bool:
             and _squeezed(ent.text) in repositories)
 
 
+def _opens_the_title(ent: Span, title: str) -> bool:
+    """``AlpacaFarm: A Simulation Framework for ...``: a catalogued name the title opens with is
+    the paper's own (the catalogue lists it because the field took it up); a name the abstract
+    alone proposes goes through the patterns and the decision."""
+    head = title.split(":", 1)[0] if ":" in title else ""
+    return bool(ent.kb_id_) and bool(head.strip()) and name_key(head) == name_key(ent.text)
+
+
 def _cited(doc: Doc, ent: Span) -> bool:
     """``PATE (Papernot et al., 2016)``, ``MPCFormer (ICLR 2023)``: a name the text cites is
     earlier work, never the paper's proposal."""
@@ -200,7 +208,8 @@ class ProposalFinder:
             if (self.classifier.probability(features, "proposed") >= threshold
                     or any(reasons.get(i) == "apposition" and _described_as_new(doc, entities[i]) for i in indices)
                     or any(reasons.get(i) == "new-long-form" for i in indices)
-                    or _names_the_code(entities[indices[0]], repositories)):
+                    or _names_the_code(entities[indices[0]], repositories)
+                    or _opens_the_title(entities[indices[0]], doc._.kg_title)):
                 kind = next((proposed[i] for i in indices if proposed.get(i)), None)
                 decided.update({i: kind for i in indices})
         chosen = {name_key(entities[i].text) for i in decided}

@@ -95,6 +95,12 @@ def test_a_name_in_parentheses_after_earlier_work_is_an_example_of_it(nlp, text,
     assert _earlier_example(doc, doc.char_span(start, start + len(name))) is earlier
 
 
+def test_a_catalogued_name_the_title_opens_with_is_the_papers_own(nlp):
+    text = "Plonking is costly. We build Procgen to make plonking cheap. Procgen runs fast."
+    assert "Procgen" in proposed(annotate(nlp, text, title="Procgen: Cheap Plonking for All"))
+    assert "Procgen" not in proposed(annotate(nlp, text, title="Cheap Plonking for All"))
+
+
 def test_a_name_in_parentheses_after_generic_words_does_not_name_them(nlp):
     doc = annotate(nlp, "Our methods outperform a state-of-the-art method (QUAXTRADE) by more than 4% in robust AP.")
     assert doc._.kg_abbreviations == []
