@@ -134,7 +134,7 @@ def _earlier_example(doc: Doc, ent: Span) -> bool:
     i = ent.start - 2
     while i >= ent.sent.start and (doc[i].pos_ in ("ADJ", "NOUN", "PROPN", "NUM") or _glued_hyphen(doc, i)
                                    or (i + 1 < len(doc) and _glued_hyphen(doc, i + 1))):
-        if doc[i].lower_ in _EARLIER or doc[i].lower_ == "art" and _glued_hyphen(doc, i - 1):
+        if doc[i].lower_ in _EARLIER or (doc[i].lower_ == "art" and _glued_hyphen(doc, i - 1)):  # state-of-the-art
             return True
         i -= 1
     return False

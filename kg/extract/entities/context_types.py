@@ -25,7 +25,7 @@ BENCH_NAME = re.compile(r"(?<![Ww]ork)(?<![Tt]est)(?<=[A-Za-z0-9-])(?:Bench|benc
 #: After the learned decision, a listed name's type is settled at this probability (or catalogued),
 #: doubtful below ``_UNSURE_IN_LIST``, and another type plausible from ``_PLAUSIBLE_IN_LIST``
 #: (measured on dev and the 480s, docs/quality.md, thirteenth session).
-SETTLED_IN_LIST = 0.7
+_SETTLED_IN_LIST = 0.7
 _UNSURE_IN_LIST = 0.6
 _PLAUSIBLE_IN_LIST = 0.1
 _EVALUATION_WORDS = {
@@ -139,7 +139,7 @@ class ContextTyping:
                         classes: list[str]) -> None:
         """After the learned decision: a name it types with doubt, listed (with *and*, *or* or
         *etc.*) beside names whose one type is settled (catalogued or decided with probability
-        ``SETTLED_IN_LIST``), takes that type when the decision found it plausible
+        ``_SETTLED_IN_LIST``), takes that type when the decision found it plausible
         (``private mean estimation and private federated learning``; ``SNL, MetaPruning,
         etc.``). ``p_of``: the decision's probabilities per candidate ``id``."""
         def sure(c: Candidate, at: float) -> bool:
@@ -149,17 +149,16 @@ class ContextTyping:
             glue = {t.lower_ for a, b in zip(group, group[1:]) for t in doc[a.end:b.start]}
             if not glue & {"and", "or"} and "etc" not in doc[group[-1].end:group[-1].end + 2].text.lower():
                 continue  # ``X, Y``: as often an apposition as a list
-            settled = {c.label for c in group if sure(c, SETTLED_IN_LIST)}
+            settled = {c.label for c in group if sure(c, _SETTLED_IN_LIST)}
             if len(settled) != 1:
                 continue
             label = settled.pop()
             for c in group:
-                if c.label != label and not sure(c, _UNSURE_IN_LIST) \
-                        and p_of[id(c)][classes.index(label)] >= _PLAUSIBLE_IN_LIST:
-                    for mention in kept:  # every mention of the name: one name, one type per text
-                        if id(mention) != id(c) and p_of[id(mention)] is p_of[id(c)]:
+                p = p_of[id(c)]
+                if c.label != label and not sure(c, _UNSURE_IN_LIST) and p[classes.index(label)] >= _PLAUSIBLE_IN_LIST:
+                    for mention in kept:  # every mention of the name (they share the decision's p)
+                        if p_of[id(mention)] is p:
                             mention.label = label
-                    c.label = label
 
     @staticmethod
     def _lists(doc: Doc, chosen: list[Candidate]):
