@@ -108,7 +108,7 @@ _MODEL_SETTING = {"choice": "components.kg_entities.choice_model"}
 
 
 @click.command("train-linear")
-@click.argument("what", type=click.Choice((*LINEAR, "all")))
+@click.argument("what", type=click.Choice(("names", *LINEAR, "all")))
 @click.option("--gold", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="The annotation (default tests/data/openreview_gold/train.jsonl).")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -118,7 +118,7 @@ _MODEL_SETTING = {"choice": "components.kg_entities.choice_model"}
               help="Out-of-fold predictions of the recogniser (kg train --folds): the decisions learn "
               "from what the recogniser finds in abstracts it has not seen.")
 @click.option("--output", "-o", type=click.Path(file_okay=False, path_type=Path), default=Path("training"),
-              show_default=True, help="Folder for the trained models (<what>.npz).")
+              show_default=True, help="Folder for the trained models (<what>.npz, annotated_names.tsv.gz).")
 @click.option("--c", "c", type=float, default=None,
               help="Inverse regularisation strength (default: each decision's, kg.train.linear.DEFAULT_C).")
 @click.option("--config", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
@@ -130,18 +130,18 @@ _MODEL_SETTING = {"choice": "components.kg_entities.choice_model"}
 def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
     """Train kg's learned decisions on annotated abstracts: which of overlapping names is the
     whole name (choice), which names are entities and of which type (entities), what a paper
-    proposes (proposals), how entities relate (relations), which numbers state results (results).
+    proposes (proposals), how entities relate (relations), which numbers state results (results);
+    and count how often the annotation names each phrase where it is written (names).
 
-    Each is a logistic regression over features the components compute, fitted on the
-    candidates kg's own pipeline produces on the annotated abstracts; ``all`` trains the
-    five in order, each on the pipeline with the ones before it.
+    Each decision is a logistic regression over features the components compute, fitted on
+    the candidates kg's own pipeline produces on the annotated abstracts; ``all`` counts the
+    names, then trains the five in order, each on the pipeline with the ones before it.
 
     \b
     Example:
       kg train-linear all --learned-spans training/entities/folds/out_of_fold.json --ship
     """
     import json
-    import shutil
 
     from kg.extract.pipeline import load_pipeline
     from kg.train import linear
@@ -156,15 +156,31 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
                 "proposals": linear.train_proposals, "relations": linear.train_relations,
                 "results": linear.train_results}
     overrides: dict = {}
-    for name in LINEAR if what == "all" else (what,):
+    if what in ("names", "all"):
+        from kg.train.annotated_names import count_annotated_names, write_annotated_names
+        from kg.train.convert import read_annotated
+
+        path = output / "annotated_names.tsv.gz"
+        count = write_annotated_names(count_annotated_names(read_annotated(gold, data_dir)), path)
+        click.echo(f"names: {count} annotated in two abstracts or more -> {path}")
+        overrides["components.kg_entities.annotated_names"] = str(path.resolve())
+        _ship(path, ship)
+    for name in LINEAR if what == "all" else tuple(n for n in (what,) if n in LINEAR):
         nlp = load_pipeline(config, overrides=overrides)
         path = output / f"{name}.npz"
         summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path,
                                  c=linear.DEFAULT_C[name] if c is None else c, learned_spans=spans)
         click.echo(f"{name}: {summary} -> {path}")
         overrides[_MODEL_SETTING.get(name, f"components.kg_{name}.model")] = str(path.resolve())
-        if ship:
-            from kg.extract.models import MODELS_DIR
+        _ship(path, ship)
 
-            shutil.copyfile(path, MODELS_DIR / path.name)
-            click.echo(f"shipped as {MODELS_DIR / path.name}")
+
+def _ship(path: Path, ship: bool) -> None:
+    """Copy a trained model into kg/extract/models when ``ship``."""
+    if ship:
+        import shutil
+
+        from kg.extract.models import MODELS_DIR
+
+        shutil.copyfile(path, MODELS_DIR / path.name)
+        click.echo(f"shipped as {MODELS_DIR / path.name}")

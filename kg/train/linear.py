@@ -195,7 +195,37 @@ def train_choice(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[
     return fit_and_save([ex for doc, record in docs for ex in choice_examples(doc, record, recognizer)], output, c)
 
 
-def entity_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[str], str]]:
+class _LeaveOneOut:
+    """The annotated-names table without one abstract's own counts (its names and its text)."""
+
+    def __init__(self, counts: dict, record: dict, text: str) -> None:
+        from kg.extract.lexicons import term_key
+        from kg.train.annotated_names import MAX_WORDS
+        from kg.train.terms import document_frequencies
+
+        self.counts = counts
+        self.own = {}
+        for entity in record.get("entities", ()):
+            for name in (entity["name"], *entity.get("aliases", ())):
+                self.own.setdefault(term_key(name), entity["type"])
+        self.written = set(document_frequencies([f"{record.get('title') or ''} . {text}"], MAX_WORDS))
+
+    def get(self, key: str):
+        found = self.counts.get(key)
+        if found is None:
+            return None
+        written, types = found
+        types = Counter(types)
+        if key in self.own:
+            types[self.own[key]] -= 1
+        n = sum(types.values())
+        written -= key in self.written or key in self.own
+        if n < 2:
+            return None
+        return max(written, n), n, max((c, t) for t, c in types.items())[1]
+
+
+def entity_examples(doc: Doc, record: dict, recognizer, annotated=None) -> Iterator[tuple[list[str], str]]:
     """(features, gold type or ``none``) for every name the rules and the recogniser choose."""
     from kg.extract.entities import candidate_groups, entity_features
 
@@ -206,14 +236,21 @@ def entity_examples(doc: Doc, record: dict, recognizer) -> Iterator[tuple[list[s
     for key, group in groups.items():
         span = doc[group[0].start:group[0].end]
         label = types.get(name_key(display_name(span.text))) or types.get(key) or "none"
-        yield entity_features(doc, group, learned_at, default_vocabulary(), set(groups)), label
+        yield entity_features(doc, group, learned_at, default_vocabulary(), set(groups), annotated), label
 
 
 def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[str | Path],
                    output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     recognizer = nlp.get_pipe("kg_entities")
     docs = annotated_docs(nlp, gold, abstracts, until="kg_entities", learned_spans=learned_spans)
-    return fit_and_save([ex for doc, record in docs for ex in entity_examples(doc, record, recognizer)], output, c)
+    counts = None
+    if recognizer.annotated_names:  # the table kg build reads, counted here without each abstract's own part
+        from kg.train.annotated_names import count_annotated_names
+        from kg.train.convert import read_annotated
+
+        counts = count_annotated_names([r for g in gold for path in abstracts for r in read_annotated(g, path)])
+    return fit_and_save([ex for doc, record in docs for ex in entity_examples(
+        doc, record, recognizer, None if counts is None else _LeaveOneOut(counts, record, doc.text))], output, c)
 
 
 def result_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:

@@ -50,3 +50,21 @@ def test_train_linear_learns_on_the_pipeline_of_its_config(tmp_path):
         assert result.exit_code == 0, result.output
         sources[name] = {f for f in LinearModel.load(out / "entities.npz").features if f.startswith("source=np")}
     assert sources["shipped"] and sources["no-np"] == set(), sources
+
+
+def test_train_linear_names_counts_the_phrases_two_abstracts_annotate(tmp_path):
+    """``names``: per phrase, the abstracts writing it and, by type, those annotating it; a name of
+    one abstract only (``Zorblat``) is left out."""
+    from kg.extract.models import read_annotated_names
+
+    gold, data = tmp_path / "gold.jsonl", tmp_path / "abstracts"
+    data.mkdir()
+    other = {"id": "toy:2", "title": "", "entities": [{"name": "image segmentation", "type": "Task"}]}
+    gold.write_text(json.dumps(GOLD) + "\n" + json.dumps(other) + "\n")
+    (data / "a.jsonl").write_text(json.dumps({"id": "toy:1", "abstract": ABSTRACT}) + "\n" + json.dumps(
+        {"id": "toy:2", "abstract": "Image segmentation again, and U-Net."}) + "\n")
+    out = tmp_path / "models"
+    result = CliRunner().invoke(main, ["train-linear", "names", "--gold", str(gold), "--data", str(data), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    table = read_annotated_names(str(out / "annotated_names.tsv.gz"))
+    assert table == {"image-segmentation": (2, 2, "Task")}  # U-Net: written twice, annotated once

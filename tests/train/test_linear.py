@@ -96,3 +96,19 @@ def test_fit_learns_a_separable_rule_and_keeps_only_features_seen_twice():
     assert model.predict(["w=on", "t=Dataset"])[0] == "evaluated_on"
     assert model.predict(["w=the"])[0] == "none"
     assert "once" not in model.features
+
+
+def test_an_abstract_learns_from_the_annotated_names_of_the_others_only():
+    """The entity decision's training features read the annotated-names table without the
+    abstract's own counts, as at run time, where the abstract was never counted."""
+    from collections import Counter
+
+    from kg.train.linear import _LeaveOneOut
+
+    counts = {"image-segmentation": (4, Counter(Task=3)), "zorblat": (2, Counter(Method=2)),
+              "u-net": (5, Counter(Method=2))}
+    own = _LeaveOneOut(counts, GOLD, ABSTRACT)
+    assert own.get("image-segmentation") == (3, 2, "Task")
+    assert own.get("zorblat") is None  # its own name: one other abstract left
+    assert own.get("u-net") is None  # annotated here and in one other
+    assert own.get("plinkset") is None  # in no table

@@ -22,9 +22,9 @@ from kg.extract.entities.names import NameCandidates
 from kg.extract.entities.phrases import PhraseCandidates
 from kg.extract.entities.ranking import rank_candidates
 from kg.extract.entities.shapes import is_year
-from kg.extract.lexicons import catalogue_entry, catalogue_ids_of
+from kg.extract.lexicons import catalogue_entry, catalogue_ids_of, term_key
 from kg.extract.linear import LinearModel
-from kg.extract.models import model_path
+from kg.extract.models import model_path, read_annotated_names
 from kg.extract.vocabulary import Vocabulary
 
 
@@ -45,6 +45,9 @@ from kg.extract.vocabulary import Vocabulary
         "threshold": 0.6,
         "choice_model": "choice.npz",
         "keep_agreed": True,
+        "annotated_names": "annotated_names.tsv.gz",
+        "min_annotated": 3,
+        "min_annotated_share": 0.6,
     },
 )
 def make_entity_recognizer(
@@ -62,6 +65,9 @@ def make_entity_recognizer(
     threshold: float,
     choice_model: str,
     keep_agreed: bool,
+    annotated_names: str,
+    min_annotated: int,
+    min_annotated_share: float,
 ):
     return EntityRecognizer(
         spans_key=spans_key,
@@ -76,6 +82,9 @@ def make_entity_recognizer(
         threshold=threshold,
         choice_model=choice_model,
         keep_agreed=keep_agreed,
+        annotated_names=annotated_names,
+        min_annotated=min_annotated,
+        min_annotated_share=min_annotated_share,
     )
 
 
@@ -210,6 +219,9 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         threshold: float = 0.6,
         choice_model: str = "",
         keep_agreed: bool = True,
+        annotated_names: str = "",
+        min_annotated: int = 3,
+        min_annotated_share: float = 0.6,
     ) -> None:
         self.spans_key = spans_key
         self.catalogue_key = catalogue_key
@@ -221,6 +233,9 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         self.noun_phrases = noun_phrases
         self.threshold = threshold
         self.keep_agreed = keep_agreed
+        self.annotated_names = read_annotated_names(annotated_names) if annotated_names else {}
+        self.min_annotated = min_annotated
+        self.min_annotated_share = min_annotated_share
         path = model_path(model) if model else None
         self.decider = LinearModel.load(path) if path is not None and path.is_file() else None
         path = model_path(choice_model) if choice_model else None
@@ -309,14 +324,26 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
                 names: set[str]):
         """The decision's class probabilities for one name's candidates, and whether it drops the
         name (``names``: the name keys of every chosen candidate of the text)."""
-        p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, names))
+        p = self.decider.probabilities(entity_features(doc, group, learned_at, self.vocab, names,
+                                                       self.annotated_names or None))
         none = self.decider.classes.index("none")
         measured = p[none] < IN_TERMS_OF_THRESHOLD and _a_metric(self.decider.classes, p) and any(
             _measured_in_terms_of(doc, c) for c in group)
         dropped = p[none] >= self.threshold and not measured
         # a word coined where the paper names something stays, whatever the decision
         return p, dropped and not any(c.coined for c in group) and not self._agreed(group, learned_at) \
-            and not any(_scores_a_number(doc, c) for c in group)
+            and not any(_scores_a_number(doc, c) for c in group) and not self._annotated(doc, group)
+
+    def _annotated(self, doc: Doc, group: list[Candidate]) -> bool:
+        """A name of the field: the training annotation names it in at least ``min_annotated``
+        abstracts, and in ``min_annotated_share`` of those that write it (``meta-learning``,
+        ``regret``; :mod:`kg.train.annotated_names`); never an acronym. Measured in docs/quality.md."""
+        key = term_key(doc[group[0].start:group[0].end].text)
+        if key.startswith("^"):
+            return False  # an acronym means what each paper defines (MI: mutual information, membership inference)
+        found = self.annotated_names.get(key)
+        return found is not None and found[1] >= self.min_annotated \
+            and found[1] >= self.min_annotated_share * found[0]
 
     def _agreed(self, group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> bool:
         """Two independent readings agree: a catalogue entry the recogniser finds with the same extent

@@ -10,7 +10,7 @@ from kg.extract.abbreviations import is_short_form
 from kg.extract.entities.candidate import PRIORITY_CATALOGUE, Candidate
 from kg.extract.entities.introduced import emphasized_spans
 from kg.extract.entities.shapes import SIZE
-from kg.extract.lexicons import term_frequency
+from kg.extract.lexicons import term_frequency, term_key
 from kg.extract.vocabulary import Vocabulary
 from kg.ids import name_key
 
@@ -44,10 +44,11 @@ def is_variant(key: str, others: set[str]) -> bool:
 
 
 def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int, int], str | None],
-                    vocabulary: Vocabulary, names: set[str] = frozenset()) -> list[str]:
+                    vocabulary: Vocabulary, names: set[str] = frozenset(), annotated=None) -> list[str]:
     """What speaks for and against one named candidate being an entity, and of which type
     (``learned_at``: the recogniser's labels by token extent; ``names``: the name keys of
-    every candidate of the text)."""
+    every candidate of the text; ``annotated``: the table of ``kg train-linear names``, whose
+    ``get(term_key)`` gives (abstracts writing the name, abstracts annotating it, type) or None)."""
     first = group[0]
     span = doc[first.start:first.end]
     feats = [f"label={first.label}", f"tokens={_bucket(len(span), (1, 2, 3, 4))}",
@@ -58,7 +59,21 @@ def entity_features(doc: Doc, group: list[Candidate], learned_at: dict[tuple[int
     feats += _standing_features(doc, group, vocabulary, names)
     for c in group[:2]:
         feats += _neighbour_features(doc, c, first.label)
+    if annotated is not None:
+        feats += _annotation_features(span.text, first.label, annotated)
     return sorted(set(feats))
+
+
+def _annotation_features(text: str, label: str | None, annotated) -> list[str]:
+    """How often the training annotation names the phrase where it is written, and as what: the
+    field's everyday names (``regret``, ``node classification``) that one sentence leaves in doubt."""
+    found = annotated.get(term_key(text))
+    if found is None or found[1] < 2:
+        return ["annotated=none"]
+    written, n, kind = found
+    share = n / max(written, n)
+    level = "<0.2" if share < 0.2 else "<0.4" if share < 0.4 else "<0.6" if share < 0.6 else "<0.8" if share < 0.8 else ">=0.8"
+    return [f"annotated={level}", f"annotated={level}|{kind}", f"annotated_kind={kind}|{label}"]
 
 
 def _origin_features(group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> list[str]:
