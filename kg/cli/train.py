@@ -164,6 +164,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
         count = write_annotated_names(count_annotated_names(read_annotated(gold, data_dir)), path)
         click.echo(f"names: {count} annotated in two abstracts or more -> {path}")
         overrides["components.kg_entities.annotated_names"] = str(path.resolve())
+        overrides["components.kg_relations.annotated_names"] = str(path.resolve())
         _ship(path, ship)
     for name in LINEAR if what == "all" else tuple(n for n in (what,) if n in LINEAR):
         nlp = load_pipeline(config, overrides=overrides)

@@ -47,9 +47,11 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 
 from kg.extract.entities.component import DOUBT, doubt_bucket
+from kg.extract.entities.features import share_level
 from kg.extract.entities.shapes import is_name_like
 from kg.extract.linear import LinearModel
-from kg.extract.models import model_path
+from kg.extract.lexicons import term_key
+from kg.extract.models import model_path, read_annotated_names
 from kg.extract.sentences import sentence_words, spans_by_sentence
 from kg.extract.title_names import title_proposal
 from kg.extract.vocabulary import default_vocabulary, is_generic_class
@@ -239,9 +241,10 @@ class PairBag:
 
 
 def pair_bags(doc: Doc, entities: list[Span], mains: list[Span], proposed: set[tuple[int, int]],
-              focus: Span | None = None) -> list[PairBag]:
+              focus: Span | None = None, annotated=None) -> list[PairBag]:
     """The candidate pairs of :func:`pair_candidates` grouped by their two names (lower case);
-    ``focus`` (:func:`focus_subject`), when given, is paired as the proposals are and its pairs marked."""
+    ``focus`` (:func:`focus_subject`), when given, is paired as the proposals are and its pairs
+    marked; ``annotated``, the annotated-names table, adds how the annotation relates each name."""
     mentions: dict[tuple[str, str, bool], list[tuple[Span, Span, Span, bool]]] = {}
     focus_name = focus.text.lower() if focus is not None else None
     for a, b, sent, virtual in pair_candidates(doc, entities, mains + ([focus] if focus is not None else [])):
@@ -261,8 +264,28 @@ def pair_bags(doc: Doc, entities: list[Span], mains: list[Span], proposed: set[t
         a, b, sent, _ = (local or found)[0]
         if a.text.lower() == focus_name:
             features.update(("a_focus", f"a_focus|{a.label_}>{b.label_}", f"a_focus|local={_bucket(len(local))}"))
+        if annotated is not None:
+            features.update(_annotation_features(a, b, annotated))
         bags.append(PairBag(a, b, sent, sorted(features), direct))
     return bags
+
+
+def _annotation_features(a: Span, b: Span, annotated) -> list[str]:
+    """How often the training annotation relates the object's name where it names it, and by
+    which predicate most; how often the subject's: names annotated but seldom related are
+    background (``deep learning``)."""
+    feats = []
+    found = annotated.get(term_key(b.text))
+    if found is None:
+        feats.append("b_related=none")
+    else:
+        level = share_level(found.as_object / found.annotated)
+        feats.append(f"b_related={level}")
+        if found.as_object:
+            feats += [f"b_related_as={found.object_predicate}", f"b_related_as={found.object_predicate}|{level}"]
+    found = annotated.get(term_key(a.text))
+    feats.append("a_related=none" if found is None else f"a_related={share_level(found.as_subject / found.annotated)}")
+    return feats
 
 
 def pair_features(doc: Doc, a: Span, b: Span, sent: Span, virtual: bool,
@@ -430,18 +453,22 @@ def _models_on_the_benchmark(doc: Doc, entities: list[Span], proposed: list[Span
     assigns=["doc._.kg_relations"],
     requires=["doc.spans"],
     default_config={"spans_key": "kg_entities", "proposed_key": "kg_proposed", "model": "relations.npz",
-                    "threshold": 0.6, "max_subjects": 1, "focus": True},
+                    "threshold": 0.6, "max_subjects": 1, "focus": True, "annotated_names": ""},
 )
 def make_relation_finder(nlp: Language, name: str, spans_key: str, proposed_key: str, model: str,
-                         threshold: float, max_subjects: int, focus: bool):
+                         threshold: float, max_subjects: int, focus: bool, annotated_names: str):
     return RelationFinder(spans_key=spans_key, proposed_key=proposed_key, model=model, threshold=threshold,
-                          max_subjects=max_subjects, focus=focus, tokenizer=nlp.tokenizer)
+                          max_subjects=max_subjects, focus=focus, tokenizer=nlp.tokenizer,
+                          annotated_names=annotated_names)
 
 
 class RelationFinder:
     def __init__(self, *, spans_key: str, proposed_key: str, model: str = "relations.npz",
-                 threshold: float = 0.6, max_subjects: int = 1, focus: bool = True, tokenizer=None) -> None:
+                 threshold: float = 0.6, max_subjects: int = 1, focus: bool = True, tokenizer=None,
+                 annotated_names: str = "") -> None:
         self.spans_key = spans_key
+        # how the training annotation relates each name (kg train-linear names): features of a pair
+        self.annotated_names = read_annotated_names(annotated_names) if annotated_names else {}
         self.tokenizer = tokenizer  # reads the title's names (none without it)
         self.proposed_key = proposed_key
         self.threshold = threshold
@@ -458,9 +485,10 @@ class RelationFinder:
             self._model = LinearModel.load(self.model_path)
         return self._model
 
-    def bags(self, doc: Doc) -> list[PairBag]:
+    def bags(self, doc: Doc, annotated=None) -> list[PairBag]:
         """The pairs to decide: those of the proposals (:func:`relation_subjects`), or, when the
-        paper proposes no method or model, of the one it studies (:func:`focus_subject`)."""
+        paper proposes no method or model, of the one it studies (:func:`focus_subject`);
+        ``annotated`` stands in for the annotated-names table (training leaves the abstract's own part out)."""
         entities = list(doc.spans.get(self.spans_key, []))
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
         mains = relation_subjects(doc, proposed_spans, self.max_subjects, self.tokenizer)
@@ -468,7 +496,7 @@ class RelationFinder:
         if self.focus and not any(m.label_ in _ACTORS or m.doc is not doc for m in mains):
             focus = focus_subject(doc, entities)
         proposed = {(p.start_char, p.end_char) for p in proposed_spans}
-        return pair_bags(doc, entities, mains, proposed, focus)
+        return pair_bags(doc, entities, mains, proposed, focus, annotated or self.annotated_names or None)
 
     def __call__(self, doc: Doc) -> Doc:
         entities = list(doc.spans.get(self.spans_key, []))

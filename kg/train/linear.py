@@ -26,6 +26,7 @@ from kg.extract.mentions import display_name
 from kg.extract.proposals import _by_name, proposal_features
 from kg.extract.relations import RelationFinder
 from kg.extract.vocabulary import default_vocabulary
+from kg.train.annotated_names import LeaveOneOut
 from kg.ids import name_key
 
 __all__ = ["DEFAULT_C", "annotated_docs", "choice_examples", "fit", "proposal_examples", "relation_examples", "result_examples",
@@ -72,11 +73,13 @@ def _gold_of(span: Span, index: dict[str, str]) -> str | None:
     return index.get(name_key(display_name(span.text))) or index.get(name_key(span.text))
 
 
-def relation_examples(doc: Doc, record: dict, finder: RelationFinder) -> Iterator[tuple[list[str], str]]:
-    """(features, predicate or ``none``) for every candidate pair ``finder`` (``kg_relations``) decides in ``doc``."""
+def relation_examples(doc: Doc, record: dict, finder: RelationFinder,
+                      annotated=None) -> Iterator[tuple[list[str], str]]:
+    """(features, predicate or ``none``) for every candidate pair ``finder`` (``kg_relations``) decides
+    in ``doc``; ``annotated``, the annotated-names table as the abstract would see it (:class:`LeaveOneOut`)."""
     index = _gold_index(record)
     gold = {(r["subject"], r["object"]): r["predicate"] for r in record.get("relations", ())}
-    for bag in finder.bags(doc):
+    for bag in finder.bags(doc, annotated):
         yield bag.features, gold.get((_gold_of(bag.subject, index), _gold_of(bag.object, index)), "none")
 
 
@@ -134,8 +137,9 @@ def train_relations(nlp: Language, gold: Iterable[str | Path], abstracts: Iterab
                     output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     docs = annotated_docs(nlp, gold, abstracts, until="kg_relations", learned_spans=learned_spans)
     finder = nlp.get_pipe("kg_relations")
-    return fit_and_save([ex for doc, record in docs
-                         for ex in relation_examples(doc, record, finder)], output, c)
+    counts = _annotated_names(gold, abstracts) if finder.annotated_names else None
+    return fit_and_save([ex for doc, record in docs for ex in relation_examples(
+        doc, record, finder, None if counts is None else LeaveOneOut(counts, record, doc.text))], output, c)
 
 
 def proposal_examples(doc: Doc, record: dict, finder) -> Iterator[tuple[list[str], str]]:
@@ -195,36 +199,6 @@ def train_choice(nlp: Language, gold: Iterable[str | Path], abstracts: Iterable[
     return fit_and_save([ex for doc, record in docs for ex in choice_examples(doc, record, recognizer)], output, c)
 
 
-class _LeaveOneOut:
-    """The annotated-names table without one abstract's own counts (its names and its text)."""
-
-    def __init__(self, counts: dict, record: dict, text: str) -> None:
-        from kg.extract.lexicons import term_key
-        from kg.train.annotated_names import MAX_WORDS
-        from kg.train.terms import document_frequencies
-
-        self.counts = counts
-        self.own = {}
-        for entity in record.get("entities", ()):
-            for name in (entity["name"], *entity.get("aliases", ())):
-                self.own.setdefault(term_key(name), entity["type"])
-        self.written = set(document_frequencies([f"{record.get('title') or ''} . {text}"], MAX_WORDS))
-
-    def get(self, key: str):
-        found = self.counts.get(key)
-        if found is None:
-            return None
-        written, types = found
-        types = Counter(types)
-        if key in self.own:
-            types[self.own[key]] -= 1
-        n = sum(types.values())
-        written -= key in self.written or key in self.own
-        if n < 2:
-            return None
-        return max(written, n), n, max((c, t) for t, c in types.items())[1]
-
-
 def entity_examples(doc: Doc, record: dict, recognizer, annotated=None) -> Iterator[tuple[list[str], str]]:
     """(features, gold type or ``none``) for every name the rules and the recogniser choose."""
     from kg.extract.entities import candidate_groups, entity_features
@@ -245,12 +219,17 @@ def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterabl
     docs = annotated_docs(nlp, gold, abstracts, until="kg_entities", learned_spans=learned_spans)
     counts = None
     if recognizer.annotated_names:  # the table kg build reads, counted here without each abstract's own part
-        from kg.train.annotated_names import count_annotated_names
-        from kg.train.convert import read_annotated
-
-        counts = count_annotated_names([r for g in gold for path in abstracts for r in read_annotated(g, path)])
+        counts = _annotated_names(gold, abstracts)
     return fit_and_save([ex for doc, record in docs for ex in entity_examples(
-        doc, record, recognizer, None if counts is None else _LeaveOneOut(counts, record, doc.text))], output, c)
+        doc, record, recognizer, None if counts is None else LeaveOneOut(counts, record, doc.text))], output, c)
+
+
+def _annotated_names(gold: Iterable[str | Path], abstracts: Iterable[str | Path]) -> dict:
+    """The annotated-names table of ``gold``, counted here so that each abstract's own part can be left out."""
+    from kg.train.annotated_names import count_annotated_names
+    from kg.train.convert import read_annotated
+
+    return count_annotated_names([r for g in gold for path in abstracts for r in read_annotated(g, path)])
 
 
 def result_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:

@@ -67,4 +67,5 @@ def test_train_linear_names_counts_the_phrases_two_abstracts_annotate(tmp_path):
     result = CliRunner().invoke(main, ["train-linear", "names", "--gold", str(gold), "--data", str(data), "-o", str(out)])
     assert result.exit_code == 0, result.output
     table = read_annotated_names(str(out / "annotated_names.tsv.gz"))
-    assert table == {"image-segmentation": (2, 2, "Task")}  # U-Net: written twice, annotated once
+    # U-Net: written twice, annotated once; image segmentation related (applied_to) in the first only
+    assert table == {"image-segmentation": (2, 2, "Task", 1, "applied_to", 0)}

@@ -288,10 +288,11 @@ def test_a_name_the_training_annotation_marks_where_written_outlasts_the_decisio
     """With the decision dropping every name, a phrase stays when the training annotation names it
     in three abstracts or more and in 0.6 of those that write it (``kg train-linear names``)."""
     from kg.extract.lexicons import term_key
+    from kg.extract.models import AnnotatedName
 
     recogniser = nlp.get_pipe("kg_entities")
     monkeypatch.setattr(recogniser, "threshold", 0.0)
-    monkeypatch.setattr(recogniser, "annotated_names", {term_key("plonkic regression"): (written, annotated, "Task")})
+    monkeypatch.setattr(recogniser, "annotated_names", {term_key("plonkic regression"): AnnotatedName(written, annotated, "Task")})
     found = {text for text, _ in entities(annotate(nlp, "We study plonkic regression with Zorblat."))}
     assert ("plonkic regression" in found) is kept
     assert "Zorblat" not in found
@@ -935,3 +936,29 @@ def test_bench_names_a_benchmark_but_not_a_workbench():
 
     assert all(BENCH_NAME.search(n) for n in ("ZorbBench", "Plonk-RBench", "SWE-bench", "MT-Bench"))
     assert not any(BENCH_NAME.search(n) for n in ("workbench", "Testbench", "Bench"))
+
+
+def test_a_pair_reads_how_the_training_annotation_relates_its_names(nlp):
+    """``zorb ranking``, related as an applied_to object in 4 of the 5 training abstracts that
+    annotate it; ``Quorbic descent`` annotated in 3, related as a subject in none; ``Plonk-Bench``
+    in no table."""
+    from spacy.tokens import Span
+
+    from kg.extract.lexicons import term_key
+    from kg.extract.models import AnnotatedName
+    from kg.extract.relations import pair_bags
+
+    doc = nlp.make_doc("We propose Quorbic descent. It is evaluated on Plonk-Bench for zorb ranking.")
+    doc[5].is_sent_start = True
+    method, bench, task = (Span(doc, 2, 4, label="Method"), Span(doc, 9, 12, label="Dataset"),
+                           Span(doc, 13, 15, label="Task"))
+    assert [s.text for s in (method, bench, task)] == ["Quorbic descent", "Plonk-Bench", "zorb ranking"]
+    table = {term_key("zorb ranking"): AnnotatedName(6, 5, "Task", 4, "applied_to", 0),
+             term_key("Quorbic descent"): AnnotatedName(3, 3, "Method", 0, "", 0)}
+    bags = {(b.subject.text, b.object.text): set(b.features)
+            for b in pair_bags(doc, [method, bench, task], [method], {(11, 26)}, annotated=table)}
+    assert {"b_related=>=0.8", "b_related_as=applied_to", "b_related_as=applied_to|>=0.8",
+            "a_related=<0.2"} <= bags[("Quorbic descent", "zorb ranking")]
+    assert {"b_related=none", "a_related=<0.2"} <= bags[("Quorbic descent", "Plonk-Bench")]
+    plain = {(b.subject.text, b.object.text): set(b.features) for b in pair_bags(doc, [method, bench, task], [method], {(11, 26)})}
+    assert not any("related" in f for f in plain[("Quorbic descent", "zorb ranking")])

@@ -99,16 +99,19 @@ def test_fit_learns_a_separable_rule_and_keeps_only_features_seen_twice():
 
 
 def test_an_abstract_learns_from_the_annotated_names_of_the_others_only():
-    """The entity decision's training features read the annotated-names table without the
-    abstract's own counts, as at run time, where the abstract was never counted."""
+    """The decisions' training features read the annotated-names table without the abstract's
+    own counts, as at run time, where the abstract was never counted."""
     from collections import Counter
 
-    from kg.train.linear import _LeaveOneOut
+    from kg.train.annotated_names import LeaveOneOut, NameCounts
 
-    counts = {"image-segmentation": (4, Counter(Task=3)), "zorblat": (2, Counter(Method=2)),
-              "u-net": (5, Counter(Method=2))}
-    own = _LeaveOneOut(counts, GOLD, ABSTRACT)
-    assert own.get("image-segmentation") == (3, 2, "Task")
+    table = {"image-segmentation": NameCounts(4, Counter(Task=3), 3, Counter(applied_to=3), 0),
+             "zorblat": NameCounts(2, Counter(Method=2), 0, Counter(), 2),
+             "u-net": NameCounts(5, Counter(Method=2), 1, Counter(compared_with=1), 0)}
+    own = LeaveOneOut(table, GOLD, ABSTRACT)
+    found = own.get("image-segmentation")  # annotated, written and related (applied_to) here too
+    assert (found.written, found.annotated, found.label) == (3, 2, "Task")
+    assert (found.as_object, found.object_predicate, found.as_subject) == (2, "applied_to", 0)
     assert own.get("zorblat") is None  # its own name: one other abstract left
     assert own.get("u-net") is None  # annotated here and in one other
     assert own.get("plinkset") is None  # in no table

@@ -342,8 +342,8 @@ class EntityRecognizer(LearnedCandidates, CatalogueCandidates, DefinedCandidates
         if key.startswith("^"):
             return False  # an acronym means what each paper defines (MI: mutual information, membership inference)
         found = self.annotated_names.get(key)
-        return found is not None and found[1] >= self.min_annotated \
-            and found[1] >= self.min_annotated_share * found[0]
+        return found is not None and found.annotated >= self.min_annotated \
+            and found.annotated >= self.min_annotated_share * found.written
 
     def _agreed(self, group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> bool:
         """Two independent readings agree: a catalogue entry the recogniser finds with the same extent

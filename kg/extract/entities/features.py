@@ -68,12 +68,15 @@ def _annotation_features(text: str, label: str | None, annotated) -> list[str]:
     """How often the training annotation names the phrase where it is written, and as what: the
     field's everyday names (``regret``, ``node classification``) that one sentence leaves in doubt."""
     found = annotated.get(term_key(text))
-    if found is None or found[1] < 2:
+    if found is None or found.annotated < 2:
         return ["annotated=none"]
-    written, n, kind = found
-    share = n / max(written, n)
-    level = "<0.2" if share < 0.2 else "<0.4" if share < 0.4 else "<0.6" if share < 0.6 else "<0.8" if share < 0.8 else ">=0.8"
-    return [f"annotated={level}", f"annotated={level}|{kind}", f"annotated_kind={kind}|{label}"]
+    level = share_level(found.annotated / max(found.written, found.annotated))
+    return [f"annotated={level}", f"annotated={level}|{found.label}", f"annotated_kind={found.label}|{label}"]
+
+
+def share_level(share: float) -> str:
+    """A share in fifths, as the decisions' features write it."""
+    return "<0.2" if share < 0.2 else "<0.4" if share < 0.4 else "<0.6" if share < 0.6 else "<0.8" if share < 0.8 else ">=0.8"
 
 
 def _origin_features(group: list[Candidate], learned_at: dict[tuple[int, int], str | None]) -> list[str]:

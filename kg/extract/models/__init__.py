@@ -7,6 +7,7 @@ from __future__ import annotations
 import gzip
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 __all__ = ["MODELS_DIR", "AnnotatedName", "model_path", "read_annotated_names"]
 
@@ -23,22 +24,34 @@ def model_path(name: str) -> Path:
     return path if name and path.exists() else MODELS_DIR / name
 
 
-#: (abstracts of the training annotation writing a name, of those annotating it, its commonest type there)
-AnnotatedName = tuple[int, int, str]
+class AnnotatedName(NamedTuple):
+    """How the training annotation treats one name (:mod:`kg.train.annotated_names`)."""
+
+    written: int  # abstracts writing it
+    annotated: int  # of those, abstracts annotating it
+    label: str  # its commonest type there
+    as_object: int = 0  # abstracts relating it as an object
+    object_predicate: str = ""  # the commonest predicate it is the object of
+    as_subject: int = 0  # abstracts relating it as a subject
+
+
+def _counts(field: str) -> list[tuple[int, str]]:
+    return [] if field == "-" else [(int(n), label) for label, n in (part.split(":") for part in field.split(","))]
 
 
 @lru_cache(maxsize=4)
 def read_annotated_names(name: str) -> dict[str, AnnotatedName]:
-    """The table of ``kg train-linear names`` (:mod:`kg.train.annotated_names`) by name key.
+    """The table of ``kg train-linear names`` by name key.
 
-    >>> written, annotated, label = read_annotated_names("annotated_names.tsv.gz")["meta-learning"]
-    >>> annotated <= written, label
+    >>> found = read_annotated_names("annotated_names.tsv.gz")["meta-learning"]
+    >>> found.annotated <= found.written, found.label
     (True, 'Method')
     """
     table = {}
     with gzip.open(model_path(name), "rt", encoding="utf-8") as handle:
         for line in handle:
-            key, written, types = line.rstrip("\n").split("\t")
-            counts = [(int(n), label) for label, n in (part.split(":") for part in types.split(","))]
-            table[key] = (int(written), sum(n for n, _ in counts), max(counts)[1])
+            key, written, types, as_object, predicates, as_subject = line.rstrip("\n").split("\t")
+            types_, predicates_ = _counts(types), _counts(predicates)
+            table[key] = AnnotatedName(int(written), sum(n for n, _ in types_), max(types_)[1], int(as_object),
+                                       max(predicates_)[1] if predicates_ else "", int(as_subject))
     return table
