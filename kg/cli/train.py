@@ -166,7 +166,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
         overrides["components.kg_entities.annotated_names"] = str(path.resolve())
         overrides["components.kg_relations.annotated_names"] = str(path.resolve())
         _ship(path, ship)
-    for name in LINEAR if what == "all" else tuple(n for n in (what,) if n in LINEAR):
+    for name in LINEAR if what == "all" else () if what == "names" else (what,):
         nlp = load_pipeline(config, overrides=overrides)
         path = output / f"{name}.npz"
         summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path,

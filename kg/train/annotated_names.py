@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kg.extract.lexicons import term_key
+from kg.extract.models import AnnotatedName
 from kg.train.terms import document_frequencies
 
 __all__ = ["NameCounts", "count_annotated_names", "own_counts", "write_annotated_names"]
@@ -112,9 +113,7 @@ class LeaveOneOut:
         self.types, self.objects, self.subjects = own_counts(record)
         self.written = set(document_frequencies([f"{record.get('title') or ''} . {text}"], MAX_WORDS))
 
-    def get(self, key: str):
-        from kg.extract.models import AnnotatedName
-
+    def get(self, key: str) -> AnnotatedName | None:
         found = self.table.get(key)
         if found is None:
             return None
