@@ -156,12 +156,12 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
                 "proposals": linear.train_proposals, "relations": linear.train_relations,
                 "results": linear.train_results}
     overrides: dict = {}
+    abstracts = tuple(sorted(Path(data_dir).glob("*.jsonl")))
     if what in ("names", "all"):
-        from kg.train.annotated_names import count_annotated_names, write_annotated_names
-        from kg.train.convert import read_annotated
+        from kg.train.annotated_names import annotated_names_of, write_annotated_names
 
         path = output / "annotated_names.tsv.gz"
-        count = write_annotated_names(count_annotated_names(read_annotated(gold, data_dir)), path)
+        count = write_annotated_names(annotated_names_of((gold,), abstracts), path)
         click.echo(f"names: {count} annotated in two abstracts or more -> {path}")
         overrides["components.kg_entities.annotated_names"] = str(path.resolve())
         overrides["components.kg_relations.annotated_names"] = str(path.resolve())
@@ -169,7 +169,7 @@ def train_linear(what, gold, data_dir, learned_spans, output, c, config, ship):
     for name in LINEAR if what == "all" else () if what == "names" else (what,):
         nlp = load_pipeline(config, overrides=overrides)
         path = output / f"{name}.npz"
-        summary = trainers[name](nlp, [gold], sorted(Path(data_dir).glob("*.jsonl")), path,
+        summary = trainers[name](nlp, [gold], abstracts, path,
                                  c=linear.DEFAULT_C[name] if c is None else c, learned_spans=spans)
         click.echo(f"{name}: {summary} -> {path}")
         overrides[_MODEL_SETTING.get(name, f"components.kg_{name}.model")] = str(path.resolve())

@@ -18,13 +18,15 @@ import gzip
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from kg.extract.lexicons import term_key
 from kg.extract.models import AnnotatedName
 from kg.train.terms import document_frequencies
 
-__all__ = ["NameCounts", "count_annotated_names", "own_counts", "write_annotated_names"]
+__all__ = ["LeaveOneOut", "NameCounts", "annotated_names_of", "count_annotated_names", "own_counts",
+           "write_annotated_names"]
 
 #: The longest name counted, in words (names of the annotation rarely run longer).
 MAX_WORDS = 6
@@ -87,6 +89,16 @@ def count_annotated_names(records: Iterable[dict], min_annotated: int = 2) -> di
     for key, counts in table.items():
         counts.written = max(written.get(key, 0), sum(counts.types.values()))
     return table
+
+
+@lru_cache(maxsize=2)
+def annotated_names_of(gold: tuple[str | Path, ...], abstracts: tuple[str | Path, ...]) -> dict[str, NameCounts]:
+    """:func:`count_annotated_names` of the gold files, their abstracts read from the ``abstracts``
+    files; counted once per process (``kg train-linear all`` writes the table, then trains the
+    entity and relation decisions on it). Callers must not modify the result."""
+    from kg.train.convert import read_annotated
+
+    return count_annotated_names([r for g in gold for path in abstracts for r in read_annotated(g, path)])
 
 
 def _pairs(counter: Counter) -> str:

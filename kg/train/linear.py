@@ -26,7 +26,7 @@ from kg.extract.mentions import display_name
 from kg.extract.proposals import _by_name, proposal_features
 from kg.extract.relations import RelationFinder
 from kg.extract.vocabulary import default_vocabulary
-from kg.train.annotated_names import LeaveOneOut
+from kg.train.annotated_names import LeaveOneOut, annotated_names_of
 from kg.ids import name_key
 
 __all__ = ["DEFAULT_C", "annotated_docs", "choice_examples", "fit", "proposal_examples", "relation_examples", "result_examples",
@@ -137,7 +137,7 @@ def train_relations(nlp: Language, gold: Iterable[str | Path], abstracts: Iterab
                     output: str | Path, *, c: float = 1.0, learned_spans: dict | None = None) -> dict:
     docs = annotated_docs(nlp, gold, abstracts, until="kg_relations", learned_spans=learned_spans)
     finder = nlp.get_pipe("kg_relations")
-    counts = _annotated_names(gold, abstracts) if finder.annotated_names else None
+    counts = annotated_names_of(tuple(gold), tuple(abstracts)) if finder.annotated_names else None
     return fit_and_save([ex for doc, record in docs for ex in relation_examples(
         doc, record, finder, None if counts is None else LeaveOneOut(counts, record, doc.text))], output, c)
 
@@ -219,17 +219,10 @@ def train_entities(nlp: Language, gold: Iterable[str | Path], abstracts: Iterabl
     docs = annotated_docs(nlp, gold, abstracts, until="kg_entities", learned_spans=learned_spans)
     counts = None
     if recognizer.annotated_names:  # the table kg build reads, counted here without each abstract's own part
-        counts = _annotated_names(gold, abstracts)
+        counts = annotated_names_of(tuple(gold), tuple(abstracts))
     return fit_and_save([ex for doc, record in docs for ex in entity_examples(
         doc, record, recognizer, None if counts is None else LeaveOneOut(counts, record, doc.text))], output, c)
 
-
-def _annotated_names(gold: Iterable[str | Path], abstracts: Iterable[str | Path]) -> dict:
-    """The annotated-names table of ``gold``, counted here so that each abstract's own part can be left out."""
-    from kg.train.annotated_names import count_annotated_names
-    from kg.train.convert import read_annotated
-
-    return count_annotated_names([r for g in gold for path in abstracts for r in read_annotated(g, path)])
 
 
 def result_examples(doc: Doc, record: dict) -> Iterator[tuple[list[str], str]]:
