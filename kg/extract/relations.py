@@ -409,14 +409,22 @@ def _adds_to_name(key: str, of: str) -> bool:
     return key.startswith(of + "-") or key.endswith("-" + of)
 
 
-def _generic(doc: Doc, span: Span) -> bool:
+def _long_forms(doc: Doc) -> dict[str, list[str]]:
+    """Each short form the text defines -> its long forms (``kg_abbreviations``)."""
+    text = doc.text  # joined from the tokens at every read: once per text
+    found: dict[str, list[str]] = {}
+    for short_start, short_end, long_start, long_end in doc._.kg_abbreviations:
+        found.setdefault(text[short_start:short_end], []).append(text[long_start:long_end])
+    return found
+
+
+def _generic(doc: Doc, span: Span, long_forms: dict[str, list[str]]) -> bool:
     """A generic class (``large language model``, ``LLM`` defined as one) says nothing as the
-    subject of a relation: what uses or outperforms is a method or a model."""
+    subject of a relation: what uses or outperforms is a method or a model. ``long_forms``:
+    :func:`_long_forms` of ``doc``."""
     if span.doc is not doc:
         return False
-    long_forms = [doc.text[long_start:long_end] for short_start, short_end, long_start, long_end
-                  in doc._.kg_abbreviations if doc.text[short_start:short_end] == span.text]
-    return is_generic_class(span.text, long_forms)
+    return is_generic_class(span.text, long_forms.get(span.text, []))
 
 
 def proposed_benchmark(proposed: list[Span]) -> Span | None:
@@ -434,7 +442,8 @@ def _models_on_the_benchmark(doc: Doc, entities: list[Span], proposed: list[Span
     dataset = proposed_benchmark(proposed)
     if dataset is None:
         return []
-    related = {frozenset((doc.text[f[0]:f[1]].lower(), doc.text[f[3]:f[4]].lower())) for f in found}
+    text = doc.text
+    related = {frozenset((text[f[0]:f[1]].lower(), text[f[3]:f[4]].lower())) for f in found}
     seen = {dataset.text.lower()}
     added = []
     for model in entities:
@@ -503,8 +512,9 @@ class RelationFinder:
         proposed_spans = list(doc.spans.get(self.proposed_key, []))
         classes = self.classifier.classes
         found, title_found = [], []
+        long_forms = _long_forms(doc)
         for bag in self.bags(doc):
-            if _generic(doc, bag.subject):
+            if _generic(doc, bag.subject, long_forms):
                 continue
             predicate = bag.direct
             if predicate is None:
