@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.extract.entities.component import DOUBT, doubt_bucket
+from kg.extract.entities.component import DOUBT, doubt_tenths
 from kg.extract.entities.features import share_level
 from kg.extract.entities.shapes import is_name_like
 from kg.extract.linear import LinearModel
@@ -382,7 +382,7 @@ def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], t
     doubts = doc.user_data.get(DOUBT, {})
     for side, span in (("a", a), ("b", b)):
         if span.doc is doc and (span.start, span.end) in doubts:
-            feats.append(f"{side}_doubt={doubt_bucket(doubts[(span.start, span.end)])}")
+            feats.append(f"{side}_doubt={doubt_tenths(doubts[(span.start, span.end)])}")
     return feats + _variant_features(a, b, types)
 
 
