@@ -27,7 +27,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.abbreviations import is_short_form
 from kg.extract.entities import OUR_NEW, emphasized_spans, is_name_like, is_variant, type_of_phrase
-from kg.extract.entities.component import DOUBT, doubt_bucket
+from kg.extract.entities.component import DOUBT, doubt_tenths
 from kg.extract.entities.context_types import BENCH_NAME
 from kg.extract.entities.shapes import is_year
 from kg.extract.lexicons import term_frequency
@@ -535,7 +535,7 @@ def _doubt_features(doc: Doc, spans: list[Span]) -> list[str]:
     """How doubtful the entity decision was that the name is an entity at all."""
     doubts = doc.user_data.get(DOUBT, {})
     found = [doubts[(s.start, s.end)] for s in spans if (s.start, s.end) in doubts]
-    return [f"doubt={doubt_bucket(min(found))}"] if found else []
+    return [f"doubt={doubt_tenths(min(found))}"] if found else []
 
 
 def _first_sentence_features(doc: Doc, spans: list[Span], vocabulary: Vocabulary,

@@ -746,8 +746,8 @@ def test_the_entity_decision_tells_later_decisions_its_doubt(nlp):
     zorblat, plinko = Span(made, 0, 1, label="Method"), Span(made, 2, 3, label="Method")
     made.user_data[DOUBT] = {(0, 1): 0.05, (2, 3): 0.5}
     features = pair_features(made, zorblat, plinko, made[:], False, set())
-    assert {"a_doubt=0", "b_doubt=5+"} <= set(features)  # in tenths for the relation decision
-    assert "doubt=high" in proposal_features(made, [zorblat, plinko], [1], {}, default_vocabulary())
+    assert {"a_doubt=0", "b_doubt=5+"} <= set(features)  # in tenths
+    assert "doubt=5+" in proposal_features(made, [zorblat, plinko], [1], {}, default_vocabulary())
     del made.user_data[DOUBT]
     assert not any("doubt" in f for f in pair_features(made, zorblat, plinko, made[:], False, set()))
 
