@@ -126,6 +126,7 @@ def singular_name(name: str) -> str:
     return f"{head} {_singular(last)}" if head else _singular(last)
 
 
+@lru_cache(maxsize=1 << 16)  # the same names are keyed many times per text
 def name_key(name: str) -> str:
     """Normalise a surface name: case, accents on Latin letters (``Schrödinger``, ``Schrodinger``),
     hyphens and spaces, a plural last word, letter-digit joins (a name's trailing ``+`` counts:

@@ -247,7 +247,8 @@ class ProposalFinder:
         return merged, kept
 
     def _nameable(self, ent: Span) -> bool:
-        return is_name_like(ent.text, self.vocab) or ent.text[:1].isupper()
+        text = ent.text
+        return is_name_like(text, self.vocab) or text[:1].isupper()
 
     def _proposal_type(self, doc: Doc, ent: Span, entities: list[Span]):
         """False when no pattern proposes ``ent``, else (the type its description gives or None,

@@ -196,36 +196,39 @@ def pair_candidates(doc: Doc, entities: list[Span], mains: list[Span]) -> Iterat
     is a variant of the object (``robust MDP`` of ``MDP``, ``FedRo-L`` of ``FedRo``), which
     relates to it wherever the two are written."""
     variants = _variant_subjects(entities)
-    main_names = {m.text.lower() for m in mains}
+    mains_named = [(main, main.text.lower()) for main in mains]  # a span's text is joined at every read
+    main_names = {name for _, name in mains_named}
     for sent, inside in spans_by_sentence(doc, entities):
-        here = {e.text.lower() for e in inside}
-        for a in inside:
-            for b in inside:
-                if a is not b and a.text.lower() != b.text.lower() and _fits(a.label_, b.label_):
+        named = [(e, e.text.lower()) for e in inside]
+        here = {name for _, name in named}
+        for a, name_a in named:
+            for b, name_b in named:
+                if a is not b and name_a != name_b and _fits(a.label_, b.label_):
                     yield a, b, sent, False
-        for main in mains:
-            if main.text.lower() not in here:
-                for b in inside:
-                    if _fits(main.label_, b.label_) and b.text.lower() not in main_names:
+        for main, name in mains_named:
+            if name not in here:
+                for b, name_b in named:
+                    if _fits(main.label_, b.label_) and name_b not in main_names:
                         yield main, b, sent, True
-        for b in inside:
-            for a in variants.get(b.text.lower(), ()):
-                if a.text.lower() not in here | main_names:
+        for b, name_b in named:
+            for a, name_a in variants.get(name_b, ()):
+                if name_a not in here | main_names:
                     yield a, b, sent, True
 
 
-def _variant_subjects(entities: list[Span]) -> dict[str, list[Span]]:
+def _variant_subjects(entities: list[Span]) -> dict[str, list[tuple[Span, str]]]:
     """Object name (lower case) -> the first mention of each Method or Model name that is a
-    variant of it (:func:`_adds_to_name`)."""
-    first: dict[str, Span] = {}
+    variant of it (:func:`_adds_to_name`), with its name (lower case)."""
+    first: dict[str, tuple[Span, str]] = {}
     for span in entities:
         if span.label_ in _ACTORS:
-            first.setdefault(span.text.lower(), span)
-    found: dict[str, list[Span]] = {}
-    for a in first.values():
-        for b in first.values():
-            if a is not b and _adds_to_name(name_key(a.text), name_key(b.text)):
-                found.setdefault(b.text.lower(), []).append(a)
+            text = span.text
+            first.setdefault(text.lower(), (span, name_key(text)))
+    found: dict[str, list[tuple[Span, str]]] = {}
+    for name_a, (a, key_a) in first.items():
+        for name_b, (b, key_b) in first.items():
+            if a is not b and _adds_to_name(key_a, key_b):
+                found.setdefault(name_b, []).append((a, name_a))
     return found
 
 
@@ -375,7 +378,8 @@ def _name_features(doc: Doc, a: Span, b: Span, proposed: set[tuple[int, int]], t
         feats.append("b_proposed")
     if a.kb_id_:
         feats.append("a_catalogue")
-    if _VOCABULARY.is_generic_phrase(a.text) or _VOCABULARY.is_family(a.text) or is_generic_class(a.text, ()):
+    a_text = a.text
+    if _VOCABULARY.is_generic_phrase(a_text) or _VOCABULARY.is_family(a_text) or is_generic_class(a_text, ()):
         feats += ["a_generic", f"a_generic|{types}"]
     if b.kb_id_:
         feats.append("b_catalogue")

@@ -42,7 +42,7 @@ from spacy.attrs import SENT_START
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-__all__ = ["SentenceLimit", "sentence_words", "spans_by_sentence"]
+__all__ = ["SentenceLimit", "doc_words", "sentence_words", "spans_by_sentence"]
 
 _WORDS = "kg_sentence_words"
 
@@ -117,12 +117,26 @@ def sentence_words(sent: Span) -> frozenset[str]:
     >>> sorted(sentence_words(doc[0:4]))
     ['.', 'propose', 'we', 'zorb']
     """
-    doc = sent.doc
+    by_span = _word_cache(sent.doc)[2]
+    words = by_span.get((sent.start, sent.end))
+    if words is None:
+        words = by_span[(sent.start, sent.end)] = frozenset(doc_words(sent.doc)[sent.start:sent.end])
+    return words
+
+
+def doc_words(doc: Doc) -> list[str]:
+    """Each token's lower-cased word, read once per document: a rule that scans every token for
+    a few words reads this list and makes a spaCy ``Token`` only where it finds one.
+
+    >>> import spacy
+    >>> doc_words(spacy.blank("en")("We propose Zorb."))
+    ['we', 'propose', 'zorb', '.']
+    """
+    return _word_cache(doc)[1]
+
+
+def _word_cache(doc: Doc) -> tuple:
     cache = doc.user_data.get(_WORDS)
     if cache is None or cache[0] != id(doc):  # none yet, or another doc's (user data copied over)
         cache = doc.user_data[_WORDS] = (id(doc), [t.lower_ for t in doc], {})
-    _, lowers, by_span = cache
-    words = by_span.get((sent.start, sent.end))
-    if words is None:
-        words = by_span[(sent.start, sent.end)] = frozenset(lowers[sent.start:sent.end])
-    return words
+    return cache

@@ -3,7 +3,7 @@
 import pytest
 import spacy
 
-from kg.extract.sentences import sentence_words, spans_by_sentence
+from kg.extract.sentences import doc_words, sentence_words, spans_by_sentence
 
 # Real abstract words with the sentence punctuation taken out: the senter finds one long run.
 RUN_ON = (
@@ -79,3 +79,16 @@ def test_sentence_words_are_each_spans_own_and_read_again_for_another_tokenisati
     other = blank("Our Zorblat wins BERT on MNIST by 3 points.")  # as many tokens as doc
     other.user_data.update(doc.user_data)  # as kg_clean carries user data to the cleaned doc
     assert sentence_words(other[0:4]) == {"our", "zorblat", "wins", "bert"}
+
+
+def test_doc_words_are_read_once_per_document_and_shared_with_sentence_words():
+    blank = spacy.blank("en")
+    doc = blank("We propose Zorblat. It beats BERT.")
+    words = doc_words(doc)
+    assert words == ["we", "propose", "zorblat", ".", "it", "beats", "bert", "."]
+    assert doc_words(doc) is words  # kept in the doc's user data
+    assert sentence_words(doc[4:8]) == {"it", "beats", "bert", "."}
+    assert doc_words(doc) is words  # the sentence read the same list
+    other = blank("Our Zorblat wins BERT on MNIST.")
+    other.user_data.update(doc.user_data)  # copied user data is another doc's
+    assert doc_words(other) == ["our", "zorblat", "wins", "bert", "on", "mnist", "."]

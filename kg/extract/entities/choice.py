@@ -16,9 +16,10 @@ class CandidateChoice:
     def _generic(self, doc: Doc, candidate: Candidate) -> bool:
         """A generic class (``language model``, ``deep neural network``) is not an entity, unless
         the text gives it an acronym (``large language models (LLMs)``): then it names a family."""
+        if candidate.priority >= PRIORITY_DEFINED:
+            return False
         text = doc[candidate.start:candidate.end].text
-        return (candidate.priority < PRIORITY_DEFINED and self.vocab.is_generic_phrase(text)
-                and not self.vocab.is_family(text))
+        return self.vocab.is_generic_phrase(text) and not self.vocab.is_family(text)
 
     @staticmethod
     def _non_overlapping(doc: Doc, candidates: list[Candidate]) -> list[Candidate]:

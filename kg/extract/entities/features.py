@@ -175,14 +175,17 @@ def _neighbour_features(doc: Doc, c: Candidate, label: str | None) -> list[str]:
     (``BLEU 31.5``, ``81.2% accuracy``) whatever the number."""
     feats = []
     if c.start > 0:
-        feats.append(f"prev={doc[c.start - 1].lower_}")
-        if doc[c.start - 1].like_num or doc[c.start - 1].text == "%":
+        prev = doc[c.start - 1]
+        feats.append(f"prev={prev.lower_}")
+        if prev.like_num or prev.text == "%":
             feats += ["prev_number", f"prev_number|{label}"]
     if c.end < len(doc):
-        feats += [f"next={doc[c.end].lower_}", f"next={doc[c.end].lower_}|{label}"]
-        if doc[c.end].like_num:
+        nxt = doc[c.end]
+        feats += [f"next={nxt.lower_}", f"next={nxt.lower_}|{label}"]
+        if nxt.like_num:
             feats += ["next_number", f"next_number|{label}"]
     after = _after_acronym(doc, c.start, c.end)
     if after is not None:  # the Marginal Ratio (MR) estimator: the word after the acronym
-        feats += [f"next_acronym={doc[after].lower_}", f"next_acronym={doc[after].lower_}|{label}"]
+        word = doc[after].lower_
+        feats += [f"next_acronym={word}", f"next_acronym={word}|{label}"]
     return feats

@@ -8,6 +8,7 @@ from spacy.tokens import Doc, Span
 from kg.extract.entities.candidate import PRIORITY_TITLE, Candidate
 from kg.extract.entities.phrase_types import type_of_phrase
 from kg.extract.entities.shapes import is_name_like
+from kg.extract.sentences import doc_words
 from kg.ids import singular_name
 
 _OPENING_QUOTES = {'"', "“", "'", "‘", "``"}
@@ -53,8 +54,12 @@ class IntroducedCandidates:
         ``a method called achievement distillation``, ``we propose a weight-momentum joint
         shrinking method``, ``we call "span rules"``, ``the proposed frequency domain transfer
         function``; the learned decision says which are names."""
-        for token in doc[:-1]:
-            word = token.lower_
+        words = doc_words(doc)
+        for i in range(len(words) - 1):
+            word = words[i]
+            if word not in self.vocab.naming_words and word not in self.vocab.propose_verbs and word != "proposed":
+                continue
+            token = doc[i]
             slot = word in self.vocab.naming_words or (
                 word in self.vocab.propose_verbs and token.tag_ in ("VBP", "VBZ", "VBD", "VB")) or (
                 word == "proposed" and token.i > 0 and doc[token.i - 1].lower_ in ("the", "our"))

@@ -28,9 +28,10 @@ class LearnedCandidates:
         for span in doc.spans.get(self.learned_key, []):
             if any(t.text == "," or t.tag_ == "CC" for t in span[1:-1]):
                 continue  # "WinoBias and Winogender benchmarks": a list, its parts are the names
-            if span.text.count("(") != span.text.count(")") or span.text.count("[") != span.text.count("]"):
+            text = span.text
+            if text.count("(") != text.count(")") or text.count("[") != text.count("]"):
                 continue  # "KV) cache": the recogniser cut across brackets
-            if any(c in span.text for c in _FORMULA) or _CITATION_KEY.match(span.text):
+            if any(c in text for c in _FORMULA) or _CITATION_KEY.match(text):
                 continue  # "V1−V2ln((o2ν¯2κ)...": a formula, not a name
             end = span.end
             while end - span.start > 1 and _is_measurement(doc[end - 1]):

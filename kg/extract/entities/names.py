@@ -8,6 +8,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.entities.candidate import PRIORITY_NAME, Candidate
 from kg.extract.entities.shapes import SIZE, is_name_like
 from kg.extract.lexicons import term_frequency
+from kg.extract.sentences import doc_words
 
 _NOT_IN_NAMES = set("()[]{}=≠<>|_^√")  # brackets, and formulas: "VDS≠0", "UO2|U", "V_T", "R^n"
 #: The units spaCy's English suffix rules split off digits (``10M``: ``10``, ``M``): in
@@ -44,9 +45,10 @@ class NameCandidates:
         def named(token: Token) -> bool:
             return token.is_title and token.is_alpha and len(token) > 2 and not token.is_sent_start and not token.is_stop
 
-        for token in doc[1:]:
-            if token.lower_ in self.vocab.dataset_heads:
-                end = token.i
+        heads = self.vocab.dataset_heads
+        for i, word in enumerate(doc_words(doc)):
+            if i > 0 and word in heads:
+                end = i
                 while end > 0 and named(doc[end - 1]):
                     start = end - 1
                     while start > 0 and named(doc[start - 1]) and doc[start - 1].whitespace_:
@@ -63,10 +65,10 @@ class NameCandidates:
         """Capitalised words where a paper names something, whatever their shape (``GPT4Tools``,
         ``EmotionPrompt``): ``dubbed X``, ``we propose X``, ``X, a novel ...``, an abstract opening
         ``X is a ...``."""
-        for token in doc:
-            if not _capitalised_word(token):
+        for i, text in enumerate(self._texts):
+            if len(text) < 3 or not text[0].isupper() or not _capitalised_word(doc[i]):
                 continue
-            i = token.i
+            token = doc[i]
             before = [t.lower_ for t in doc[max(0, i - 2) : i]]
             after = [t.lower_ for t in doc[i + 1 : i + 3]]
             if self._introduces_name(before) or _described_after(doc, token, after):

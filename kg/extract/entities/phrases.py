@@ -3,6 +3,10 @@ and lower-case noun phrases ending in a head noun of a type (``node classificati
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import numpy
+from spacy.symbols import NOUN, PROPN, VERB
 from spacy.tokens import Doc, Token
 
 from kg.extract.entities.candidate import PRIORITY_NAME, PRIORITY_PHRASE, PRIORITY_TITLE, Candidate
@@ -17,6 +21,15 @@ _PHRASE_FOLLOWERS = {
 }
 _KIND_WORDS = {"task": "Task", "metric": "Metric"}
 _RELATIONAL_ENDINGS = ("ic", "ical", "ive", "ary", "ar", "ual", "ional", "ural", "tial")
+_NOUN = (NOUN,)
+_HEAD_POS = (NOUN, PROPN, VERB)
+
+
+def _tokens_tagged(doc: Doc, tags: tuple[int, ...]) -> Iterator[Token]:
+    """The tokens whose part of speech is one of ``tags``, in order: read from one array, so that a
+    scan for nouns makes a spaCy ``Token`` for the nouns only."""
+    for i in numpy.flatnonzero(numpy.isin(doc.to_array("POS"), tags)):
+        yield doc[int(i)]
 
 
 def _plain_capitalised(text: str) -> bool:
@@ -36,13 +49,14 @@ def _is_degree(token: Token) -> bool:
 
 class PhraseCandidates:
     """Mixed into :class:`~kg.extract.entities.EntityRecognizer`; reads ``vocab``,
-    ``max_phrase_tokens`` and ``_blocked``."""
+    ``max_phrase_tokens``, ``_blocked`` and ``_texts``."""
 
     def _title_phrases(self, doc: Doc):
+        texts = self._texts
         for sent in doc.sents:
             i = sent.start
             while i < sent.end:
-                if not self._is_title_word(doc[i]) or i == sent.start:
+                if i == sent.start or not texts[i][:1].isupper() or not self._is_title_word(doc[i]):
                     i += 1
                     continue
                 end = self._title_run_end(doc, i, sent.end, ("-", "of", "for", "with"))
@@ -93,8 +107,8 @@ class PhraseCandidates:
         )
 
     def _head_phrases(self, doc: Doc):
-        for token in doc:
-            if token.pos_ not in ("NOUN", "PROPN", "VERB") or token.is_punct:
+        for token in _tokens_tagged(doc, _HEAD_POS):
+            if token.is_punct:
                 continue
             word = token.lower_
             if word.endswith("s") and token.tag_ == "NNS":
@@ -114,8 +128,8 @@ class PhraseCandidates:
         generalization``), untyped: tasks and metrics are written with heads no word list
         foresees. They only fill what no chosen name covers; the learned decision says which
         are names, and of which type."""
-        for token in doc:
-            if token.pos_ != "NOUN" or token.is_stop or len(token.text) < 3 or self._modifies_next(doc, token.i):
+        for token in _tokens_tagged(doc, _NOUN):
+            if token.is_stop or len(token.text) < 3 or self._modifies_next(doc, token.i):
                 continue
             if token.i + 1 < len(doc) and doc[token.i + 1].text == "-" and doc[token.i + 1].whitespace_ == "":
                 continue  # inside a hyphenated compound: its end is the head

@@ -84,6 +84,7 @@ def load_catalogue_names() -> dict[str, dict]:
     return {key: dict(entry, aliases=list(entry["aliases"])) for key, entry in _names().items()}
 
 
+@lru_cache(maxsize=1 << 16)  # the same names are keyed many times per text
 def term_key(name: str) -> str:
     """:func:`kg.ids.name_key`, but an acronym keeps its case apart (``GOLD`` is not ``gold``).
 
