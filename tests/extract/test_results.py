@@ -180,6 +180,13 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("Zorblat gives a 10% improvement.", "10%", "improvement"),
         # improving another method by a margin, the measure unnamed
         ("We propose Zorblat. Zorblat improves YOLO by 10% for object detection.", "10%", "improvement"),
+        # a share of what the phrase after "of" counts, when nothing else names the measure
+        ("We find that Zorblat can identify 67%, 87%, and 94% of these incorrect claims, respectively.", "87%",
+         "% of incorrect claims"),
+        ("Zorblat solves 15% of ARC evaluation tasks, achieving state-of-the-art performance.", "15%",
+         "% of ARC evaluation tasks"),
+        ("Zorblat-fast needs only 7% of Plinko’s MACs while achieving better separation quality.", "7%",
+         "% of Plinko’s MACs"),
     ],
 )
 def test_the_metric_is_what_the_value_measures(nlp, text, value, metric):
