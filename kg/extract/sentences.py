@@ -117,10 +117,10 @@ def sentence_words(sent: Span) -> frozenset[str]:
     >>> sorted(sentence_words(doc[0:4]))
     ['.', 'propose', 'we', 'zorb']
     """
-    by_span = _word_cache(sent.doc)[2]
+    _, lowers, by_span = _word_cache(sent.doc)
     words = by_span.get((sent.start, sent.end))
     if words is None:
-        words = by_span[(sent.start, sent.end)] = frozenset(doc_words(sent.doc)[sent.start:sent.end])
+        words = by_span[(sent.start, sent.end)] = frozenset(lowers[sent.start:sent.end])
     return words
 
 
