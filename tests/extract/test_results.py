@@ -312,6 +312,11 @@ def test_each_value_takes_the_dataset_of_its_own_clause(nlp):
     "We propose Zorblat, a new optimizer. Experiments with BERT and GPT-2 show a gain of 5% in accuracy.",
     "We propose Zorblat, a new optimizer. Experiments with Proximal Policy Optimization (PPO) and GPT-2 show "
     "a gain of 5% in accuracy.",
+    # modifiers a phrase holds: hyphenated compounds, participles after a preposition or determiner
+    "We propose Zorblat, a new optimizer. Zorblat is compatible with off-the-shelf pre-trained Quibnet "
+    "models and shows large gains, outperforming prior methods by 5% in accuracy.",
+    "We propose Zorblat, a new optimizer. Unlike traditional Quibnet schemes, which suffer from slow search, "
+    "the sparse masks found give a gain of 5% in accuracy.",
 ])
 def test_actors_listed_in_a_phrase_are_not_the_subject(nlp, text):
     assert by_value(nlp, text)["5%"]["subject"] == "Zorblat"

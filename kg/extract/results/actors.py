@@ -8,6 +8,8 @@ from spacy.tokens import Doc, Span
 from kg.extract.results.stretches import _Stretch
 from kg.extract.results.words import _ACTORS, _BASELINE_BEFORE, _FINITE, _PREPOSITIONS, _SCORE_VERBS, _USING, _WE
 
+#: Words opening a phrase a name stands in, not a clause it is the subject of (``unlike X``).
+_PHRASE_OPENERS = _PREPOSITIONS | {"unlike", "beyond", "besides", "including", "except"}
 _COMPARE_VERBS = frozenset("improves improve improving improved outperforms outperform outperforming "
                            "outperformed surpasses surpass surpassing beats beat beating exceeds exceeding".split())
 
@@ -111,8 +113,7 @@ def _in_phrase(doc: Doc, sent: Span, actor: Span, ents: list[Span]) -> bool:
     clause's subject."""
     i = actor.start - 1
     while True:
-        while i >= sent.start and doc[i].pos_ in ("DET", "ADJ", "PRON") and actor.start - i <= 3:
-            i -= 1
+        i = _before_modifiers(doc, sent, i)
         if i < sent.start or doc[i].lower_ not in ("and", "or", ",", "("):
             break
         # ``on Y and X``, ``on Traveling Salesman Problem (TSP) and X``, ``with Y (X)``: X is in Y's phrase
@@ -121,7 +122,33 @@ def _in_phrase(doc: Doc, sent: Span, actor: Span, ents: list[Span]) -> bool:
         if listed is None or (doc[i].text == "," and (listed.label_ in _ACTORS) != (actor.label_ in _ACTORS)):
             break  # ``On Zorbench, GPT-4 achieves``: the comma ends a phrase, it lists no other kind
         i, actor = listed.start - 1, listed
-    return i >= sent.start and doc[i].lower_ in _PREPOSITIONS
+    return i >= sent.start and doc[i].lower_ in _PHRASE_OPENERS
+
+
+def _before_modifiers(doc: Doc, sent: Span, i: int, limit: int = 3) -> int:
+    """The index before the words modifying a name that ends after token ``i`` (``the``, ``our
+    proposed``, ``off-the-shelf pre-trained``): up to ``limit`` words, a hyphenated compound
+    counting as one, a participle as an adjective where a noun phrase holds it."""
+    words = 0
+    while i >= sent.start and words < limit:
+        j = i
+        while j - 2 >= sent.start and doc[j - 1].text == "-" and not doc[j - 1].whitespace_ \
+                and not doc[j - 2].whitespace_:
+            j -= 2  # ``off-the-shelf``: one word
+        if j == i and doc[i].pos_ not in ("DET", "ADJ", "PRON") and not _participle_modifier(doc, sent, i):
+            break
+        i, words = j - 1, words + 1
+    return i
+
+
+def _participle_modifier(doc: Doc, sent: Span, i: int) -> bool:
+    """``our proposed X``, ``with pretrained X``: a participle between a determiner, possessive or
+    preposition and the name, not a verb of the clause (``outperforming X``)."""
+    token = doc[i]
+    if token.tag_ not in ("VBN", "VBG") or token.lower_ in _BASELINE_BEFORE or i == sent.start:
+        return False
+    before = doc[i - 1]
+    return before.pos_ in ("DET", "PRON") or before.lower_ in _PHRASE_OPENERS
 
 
 def _before_parentheses(doc: Doc, sent: Span, i: int) -> int:
