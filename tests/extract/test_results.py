@@ -107,6 +107,8 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. Zorblat saves 77.3% training time and 76.0% memory.", "76.0%", "memory"),
         ("We propose Zorblat. It reduces the question count by 20% on average.", "20% on average", "question count"),
         ("We propose Zorblat. Zorblat runs 3x faster than prior solvers.", "3x", "speedup"),
+        ("We propose Zorblat. Zorblat runs 3x significantly faster than prior solvers.", "3x", "speedup"),
+        ("We propose Zorblat. Zorblat is as accurate while being 16x smaller in size.", "16x", "size"),
         ("We propose Zorblat. Zorblat runs consistently faster by up to 10 times.", "up to 10 times", "speedup"),
         (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
         # the whole phrase is the metric, as our annotation of the examples reads it

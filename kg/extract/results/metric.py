@@ -109,13 +109,17 @@ def _metric_after_coordinated(c: _Context) -> tuple | None:
 
 
 def _comparative(c: _Context) -> tuple | None:
-    """``2.45x faster inference time``, ``5.9x fewer parameters``: the nouns after a comparative;
-    ``3x faster`` alone is a speed-up."""
+    """``2.45x faster inference time``, ``5.9x fewer parameters``, ``16x smaller in size``: the nouns
+    after a comparative, or after its *in*; ``3x faster`` alone is a speed-up."""
     doc, after = c.doc, c.stretch.value.end
+    while after < c.sent.end and doc[after].pos_ == "ADV" and doc[after].lower_ not in _COMPARATIVES:
+        after += 1  # ``6.6x significantly faster``
     if after >= c.sent.end or doc[after].lower_ not in _COMPARATIVES:
         return None
     faster = doc[after].lower_ in _FASTER
     phrase = _noun_phrase_from(doc, c.sent, after + 1)
+    if phrase is None and after + 2 < c.sent.end and doc[after + 1].lower_ == "in":
+        phrase = _noun_phrase_from(doc, c.sent, after + 2)
     if phrase is not None and (not faster or c.named(phrase)[0] is not None):
         return c.named(phrase)
     return (None, "speedup", "up") if faster else None
