@@ -299,6 +299,15 @@ def test_values_listed_together_take_the_entities_listed_with_them(nlp, text, da
     assert {value: r["dataset"] for value, r in by_value(nlp, text).items()} == datasets
 
 
+def test_a_value_in_parentheses_was_measured_on_the_dataset_before_them(nlp):
+    found = by_value(nlp, "We propose Zorblat. Zorblat outperforms prior attacks by large margins on ImageNet "
+                          "(+10.07% on average) and CIFAR-10 (+3.88% on average).")
+    assert [(r["dataset"], r["metric"]) for r in found.values()] == [("ImageNet", None), ("CIFAR-10", None)]
+    found = by_value(nlp, "We propose Zorblat. Zorblat reaches 81.2% accuracy on ImageNet (+2.1%) and 95.0% on "
+                          "CIFAR-10 (+0.8%).")
+    assert found["+2.1%"]["dataset"] == "ImageNet"
+
+
 def test_a_place_of_another_clause_is_not_the_values_own(nlp):
     found = by_value(nlp, "We propose Zorblat. Zorblat achieves an accuracy of 85.3% on ModelNet40, outperforming "
                           "earlier zero-shot methods by 20% and performing on par with supervised methods.")

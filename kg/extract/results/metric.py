@@ -388,6 +388,8 @@ def _before_parenthesis(c: _Context) -> tuple | None:
     if words is None or (words.start > sent.start and (
             doc[words.start - 1].lower_ in _PREPOSITIONS or doc[words.start - 1].pos_ == "NUM")):
         return None
+    if any(e.label_ != "Metric" and e.start < words.end and words.start < e.end for e in c.ents):
+        return None  # ``CIFAR-10 (+3.88%)``: where the value was measured, not what
     return c.named(words)
 
 
