@@ -175,6 +175,9 @@ def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
             counts[name] = counts.get(name, 0) + 1
             first.setdefault(name, span)
     in_title = [name for name in counts if re.search(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", title)]
+    # ``Convex Message Passing Algorithms``: the title's whole name, not the one inside it
+    in_title = [name for name in in_title if not any(
+        other != name and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", other) for other in in_title)]
     if not in_title:
         return None
     return first[max(in_title, key=lambda name: (counts[name], -first[name].start))]

@@ -860,6 +860,19 @@ def test_a_paper_proposing_nothing_relates_the_method_its_title_names(nlp):
     assert focus_subject(llm, [Span(llm, 0, 3, label="Method")]) is None  # a generic class is no focus
 
 
+def test_the_focus_is_the_titles_whole_name_not_one_inside_it(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import focus_subject
+
+    doc = nlp.make_doc("Zorb passing is fast. Convex zorb passing uses zorb passing and zorb passing again.")
+    doc._.kg_title = "Convergence of Convex Zorb Passing Algorithms"
+    inner = [Span(doc, 0, 2, label="Method"), Span(doc, 9, 11, label="Method"), Span(doc, 12, 14, label="Method")]
+    whole = Span(doc, 5, 8, label="Method")
+    assert [s.text for s in (*inner, whole)] == ["Zorb passing", "zorb passing", "zorb passing", "Convex zorb passing"]
+    assert focus_subject(doc, [*inner, whole]) is whole
+
+
 def test_the_focus_stands_in_only_for_a_missing_proposal(nlp):
     finder = nlp.get_pipe("kg_relations")
     doc = annotate(nlp, "Quorbic descent is popular. We bound its error on the Plonk-Bench benchmark.",
