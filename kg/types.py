@@ -45,6 +45,7 @@ class Paper:
     doi: str | None = None
     arxiv_id: str | None = None
     code_urls: tuple[str, ...] = ()
+    record_id: str | None = None  # the id the input record gives itself (``openreview:CCVsGbhFdj``)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +181,7 @@ class PaperRecord:
         p = self.paper
         return {
             "id": p.id,
-            "source": {"path": p.source.path, "index": p.source.index},
+            "source": {"path": p.source.path, "index": p.source.index, "id": p.record_id},
             "venue": p.venue,
             "year": p.year,
             "title": p.title,

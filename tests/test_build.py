@@ -123,6 +123,20 @@ def test_build_is_stable_across_input_order(tmp_path, examples_dir, seeds_build)
     assert report.papers_built == 38
 
 
+def test_each_paper_keeps_the_id_its_input_record_gave_it(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        '{"id": "openreview:Zorb1", "abstract": "We propose Zorb, a novel framework."}\n'
+        '{"paper_id": 17, "abstract": "We propose Plink, a novel sampler."}\n'
+        '{"abstract": "We propose Quib, a novel parser."}\n',
+        encoding="utf-8",
+    )
+    build([source], tmp_path / "out")
+    papers = [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
+    assert [p["source"]["id"] for p in papers] == ["openreview:Zorb1", "17", None]
+    assert all(p["id"].startswith("paper:") for p in papers)  # kg's own id is still the abstract's
+
+
 def test_bad_records_are_reported_not_lost(tmp_path):
     source = tmp_path / "in.jsonl"
     source.write_text(

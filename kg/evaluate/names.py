@@ -41,10 +41,13 @@ def prf(tp: int, n_pred: int, n_gold: int) -> dict[str, float | int]:
 
 
 def _paper_keys(record: dict) -> list[str]:
-    """Keys a paper can be matched by, strongest first: id, title, file and index."""
+    """Keys a paper can be matched by, strongest first: id (kg's, or the one its input record
+    gave it), title, file and index."""
     keys = []
     if record.get("id"):
         keys.append(f"id:{record['id']}")
+    if isinstance(record.get("source"), dict) and record["source"].get("id"):
+        keys.append(f"id:{record['source']['id']}")
     if record.get("title"):
         keys.append("title:" + " ".join(str(record["title"]).lower().split()))
     if "file" in record:

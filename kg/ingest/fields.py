@@ -318,5 +318,5 @@ def paper_from_record(record: Mapping[str, Any], source: Source) -> Paper | Read
     # An arXiv DOI names the preprint: key it like the arXiv id so both spellings meet.
     return Paper(
         id=paper_id(abstract=abstract, doi=doi, arxiv_id=arxiv_id), source=source, year=year,
-        arxiv_id=arxiv_id, **text,
+        arxiv_id=arxiv_id, record_id=_text(record_id), **text,
     )

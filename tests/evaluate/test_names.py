@@ -26,6 +26,13 @@ def test_scores_count_alias_matches_types_and_proposals():
     assert report["Dataset"]["recall"] == 0.0 and report["Task"]["precision"] == 0.0
 
 
+def test_a_paper_without_a_title_matches_by_the_id_its_input_record_gave_it():
+    gold = [{"id": "openreview:Zorb1", "title": "Zorb", "entities": [gold_entity("Zorb", "Method", proposed=True)]}]
+    predicted = [{"id": "paper:1f", "source": {"path": "in.jsonl", "index": 0, "id": "openreview:Zorb1"},
+                  "title": None, "entities": [{"name": "Zorb", "type": "Method", "proposed": True}]}]
+    assert score_names(gold, predicted)["typed"]["tp"] == 1
+
+
 def test_each_gold_entity_matches_once():
     gold = [{"id": "p", "entities": [gold_entity("LLM", "Method")]}]
     predicted = [{"id": "p", "entities": [

@@ -131,6 +131,7 @@ def test_full_record(write: Write) -> None:
         venue="ICLR",
         url="https://openreview.net/forum?id=z5uVAKwmjf",
         code_urls=("https://github.com/FoundationAgents/AFlow",),
+        record_id="x1",  # the record's own id, kept beside kg's
     )
 
 
