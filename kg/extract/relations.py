@@ -155,7 +155,8 @@ def relation_subjects(doc: Doc, proposed: list[Span], limit: int = 1, tokenizer=
 
 def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
     """The method or model a paper that proposes none studies: the one its title names (``Convergence
-    of Alternating Gradient Descent for ...``), the most often named of them in the abstract.
+    of Alternating Gradient Descent for ...``), the most often named of them in the abstract; for
+    an abstract without a title (a text list), the one it names most often, twice at least.
     Generic classes (``large language model``) are no one's focus.
 
     >>> import spacy
@@ -165,8 +166,6 @@ def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
     'Alternating gradient descent'
     """
     title = doc._.kg_title.lower() if Doc.has_extension("kg_title") else ""
-    if not title:
-        return None
     counts: dict[str, int] = {}
     first: dict[str, Span] = {}
     for span in entities:
@@ -174,6 +173,9 @@ def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
         if span.label_ in _ACTORS and not is_generic_class(span.text):
             counts[name] = counts.get(name, 0) + 1
             first.setdefault(name, span)
+    if not title:  # an abstract given without its title: the one it names most, if more than once
+        name = max(counts, key=lambda name: (counts[name], -first[name].start), default=None)
+        return first[name] if name is not None and counts[name] >= 2 else None
     in_title = [name for name in counts if re.search(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", title)]
     # ``Convex Message Passing Algorithms``: the title's whole name, not the one inside it
     in_title = [name for name in in_title if not any(

@@ -873,6 +873,20 @@ def test_the_focus_is_the_titles_whole_name_not_one_inside_it(nlp):
     assert focus_subject(doc, [*inner, whole]) is whole
 
 
+def test_an_abstract_without_a_title_studies_the_method_it_names_most(nlp):
+    from spacy.tokens import Span
+
+    from kg.extract.relations import focus_subject
+
+    doc = nlp.make_doc("Quorbic descent is popular. We bound quorbic descent and plink search on Zorb-Bench.")
+    doc._.kg_title = ""
+    quorbic, again, plink = (Span(doc, 0, 2, label="Method"), Span(doc, 7, 9, label="Method"),
+                             Span(doc, 10, 12, label="Method"))
+    assert [s.text for s in (quorbic, again, plink)] == ["Quorbic descent", "quorbic descent", "plink search"]
+    assert focus_subject(doc, [quorbic, again, plink]) is quorbic
+    assert focus_subject(doc, [quorbic, plink]) is None  # named once each: no focus
+
+
 def test_the_focus_stands_in_only_for_a_missing_proposal(nlp):
     finder = nlp.get_pipe("kg_relations")
     doc = annotate(nlp, "Quorbic descent is popular. We bound its error on the Plonk-Bench benchmark.",
