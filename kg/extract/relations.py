@@ -173,8 +173,11 @@ def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
         if span.label_ in _ACTORS and not is_generic_class(span.text):
             counts[name] = counts.get(name, 0) + 1
             first.setdefault(name, span)
+    def most_named(names):  # the most often named, the first named of a tie
+        return max(names, key=lambda name: (counts[name], -first[name].start), default=None)
+
     if not title:  # an abstract given without its title: the one it names most, if more than once
-        name = max(counts, key=lambda name: (counts[name], -first[name].start), default=None)
+        name = most_named(counts)
         return first[name] if name is not None and counts[name] >= 2 else None
     in_title = [name for name in counts if re.search(rf"(?<!\w){re.escape(name)}(?:s|es)?(?!\w)", title)]
     # ``Convex Message Passing Algorithms``: the title's whole name, not the one inside it
@@ -182,7 +185,7 @@ def focus_subject(doc: Doc, entities: list[Span]) -> Span | None:
         other != name and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", other) for other in in_title)]
     if not in_title:
         return None
-    return first[max(in_title, key=lambda name: (counts[name], -first[name].start))]
+    return first[most_named(in_title)]
 
 
 def _prominence(doc: Doc, span: Span, proposed: list[Span]) -> int:

@@ -139,15 +139,21 @@ def _lone_change(c: _Context) -> tuple | None:
     return (None, phrase, c.change) if phrase else None
 
 
-def _share_of(c: _Context) -> tuple | None:
-    """``at 4.55% of its inference cost``: a share of a measure."""
+def _after_of(c: _Context) -> Span | None:
+    """The noun phrase after the *of* right after the value, past its determiners (``4.55% of its
+    inference cost``)."""
     doc, sent, value = c.doc, c.sent, c.stretch.value
     if value.end + 1 >= sent.end or doc[value.end].lower_ != "of":
         return None
     i = value.end + 1
     while i < sent.end and doc[i].pos_ in ("DET", "PRON"):
         i += 1
-    measure = _noun_phrase_from(doc, sent, i)
+    return _noun_phrase_from(doc, sent, i)
+
+
+def _share_of(c: _Context) -> tuple | None:
+    """``at 4.55% of its inference cost``: a share of a measure."""
+    measure = _after_of(c)
     if measure is not None and (c.named(measure)[0] is not None or measure[-1].lower_ in _SHARED_MEASURES):
         return c.named(measure)
     return None
@@ -156,13 +162,8 @@ def _share_of(c: _Context) -> tuple | None:
 def _share_counted(c: _Context) -> tuple | None:
     """``can identify 67% of these incorrect claims``, ``solves 15% of ARC evaluation tasks``: when
     no rule found a measure, a percentage before *of* is a share of what the noun phrase counts."""
-    doc, sent, value = c.doc, c.sent, c.stretch.value
-    if value[-1].text != "%" or value.end + 1 >= sent.end or doc[value.end].lower_ != "of":
-        return None
-    i = value.end + 1
-    while i < sent.end and doc[i].pos_ in ("DET", "PRON"):
-        i += 1
-    counted = _noun_phrase_from(doc, sent, i)
+    doc, sent = c.doc, c.sent
+    counted = _after_of(c) if c.stretch.value[-1].text == "%" else None
     while counted is not None and counted.end + 1 < sent.end and (
             doc[counted.end].text in ("'s", "’s") or (doc[counted.end].lower_ == "of" and counted[-1].lower_ in _AMOUNTS)):
         more = _noun_phrase_from(doc, sent, counted.end + 1)  # CTCNet's MACs, the number of parameters
