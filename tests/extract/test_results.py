@@ -138,6 +138,11 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
          "4.1 points on average", "improvement"),
         ("We propose Zorblat. Zorblat outperforms existing SOTA label-only MI attacks by more than 15%.",
          "more than 15%", "improvement"),
+        ("We propose Zorblat. Zorblat outperforms existing solvers on hard instances by more than 30%.",
+         "more than 30%", "improvement"),
+        ("We propose Zorblat. Zorblat reduces the error of classifiers trained with noisy labels by 20%.", "20%",
+         "error"),
+        ("We propose Zorblat. Zorblat reduces the error on hard instances by 20%.", "20%", "error"),
         ("We propose Zorblat. Zorblat boosts performance on tasks including segmentation, depth estimation, and "
          "others by up to 14.9%.", "up to 14.9%", "improvement"),
         # the measure named after the value, or before the comparison
