@@ -54,7 +54,7 @@ def paper_elements(record: PaperRecord) -> tuple[list[tuple[str, dict]], list[tu
         "label": "Paper", "name": paper.title or untitled_name(paper.id), "title": paper.title,
         "abstract": paper.abstract, "year": paper.year, "venue": paper.venue, "doi": paper.doi,
         "arxiv_id": paper.arxiv_id, "url": paper.url, "authors": list(paper.authors),
-        "source_path": paper.source.path, "source_index": paper.source.index,
+        "source_path": paper.source.path, "source_index": paper.source.index, "source_id": paper.record_id,
     })]
     edges = []
     if paper.venue:

@@ -74,7 +74,7 @@ _ENTITY_KEYS = ("aliases", "catalogue_id", "generic", "paper_count", "mention_co
 #: value is not known is there with ``None``).
 NODE_PROPERTIES: dict[str, tuple[str, ...]] = {
     "Paper": ("title", "abstract", "year", "venue", "doi", "arxiv_id", "url", "authors",
-              "source_path", "source_index"),
+              "source_path", "source_index", "source_id"),
     "Venue": (),
     **dict.fromkeys(ENTITY_LABELS, _ENTITY_KEYS),
     "CodeRepository": ("url",),

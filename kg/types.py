@@ -185,6 +185,10 @@ class PaperRecord:
             "venue": p.venue,
             "year": p.year,
             "title": p.title,
+            "authors": list(p.authors),
+            "url": p.url,
+            "doi": p.doi,
+            "arxiv_id": p.arxiv_id,
             "abstract": p.abstract,
             "entities": [
                 {

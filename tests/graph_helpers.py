@@ -47,7 +47,8 @@ def full_graph() -> nx.MultiDiGraph:
                     task=ids["Task"], metric_entity=ids["Metric"], number=93.4, unit="%", delta="+2.8%",
                     direction="higher", setting="zero-shot", sentence_start=0, sentence_end=len(abstract))
     paper = Paper("paper:1", abstract, Source("in.jsonl", 0, 1), title="Zorb", authors=("Ada Lovelace",), year=2025,
-                  venue="ICLR", url="https://example.org/zorb", doi="10.1000/zorb", arxiv_id="2501.00001")
+                  venue="ICLR", url="https://example.org/zorb", doi="10.1000/zorb", arxiv_id="2501.00001",
+                  record_id="openreview:Zorb1")
     record = PaperRecord(paper, entities, relations, [result], ["https://github.com/a/zorb"])
     canonical = {e.id: CanonicalEntity(e.id, e.name, e.type, [e.name + " net"], e.catalogue_id, e.generic)
                  for e in entities}

@@ -135,6 +135,23 @@ def test_each_paper_keeps_the_id_its_input_record_gave_it(tmp_path):
     papers = [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
     assert [p["source"]["id"] for p in papers] == ["openreview:Zorb1", "17", None]
     assert all(p["id"].startswith("paper:") for p in papers)  # kg's own id is still the abstract's
+    graph = nx.node_link_graph(json.loads((tmp_path / "out" / "graph.json").read_text()), edges="edges")
+    assert [graph.nodes[p["id"]]["source_id"] for p in papers] == ["openreview:Zorb1", "17", None]
+
+
+def test_each_paper_keeps_its_authors_and_links(tmp_path):
+    source = tmp_path / "in.jsonl"
+    source.write_text(
+        '{"title": "Zorb", "authors": ["Ada Lovelace", "Alan Turing"], "url": "https://openreview.net/forum?id=Zorb1", '
+        '"abstract": "We propose Zorb, a novel framework."}\n'
+        '{"doi": "10.1000/plink.17", "author": "Lovelace, Ada and Turing, Alan", "abstract": "We propose Plink."}\n',
+        encoding="utf-8",
+    )
+    build([source], tmp_path / "out")
+    papers = [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
+    assert [p["authors"] for p in papers] == [["Ada Lovelace", "Alan Turing"], ["Ada Lovelace", "Alan Turing"]]
+    assert [(p["url"], p["doi"], p["arxiv_id"]) for p in papers] == [
+        ("https://openreview.net/forum?id=Zorb1", None, None), (None, "10.1000/plink.17", None)]
 
 
 def test_bad_records_are_reported_not_lost(tmp_path):

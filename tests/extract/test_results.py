@@ -110,6 +110,13 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. Zorblat runs 3x significantly faster than prior solvers.", "3x", "speedup"),
         ("We propose Zorblat. Zorblat is as accurate while being 16x smaller in size.", "16x", "size"),
         ("We propose Zorblat. Zorblat runs consistently faster by up to 10 times.", "up to 10 times", "speedup"),
+        # the speed of what the sentence says is faster
+        ("We propose Zorblat. Zorblat achieves 5.43x faster inference.", "5.43x", "inference speed"),
+        ("We propose Zorblat. Zorblat is an order of magnitude faster to train than Plinko.",
+         "an order of magnitude", "training speed"),
+        ("We propose Zorblat. Zorblat trains 2-5x faster, which allows it to scale.", "2-5x", "training speed"),
+        ("We propose Zorblat. Zorblat converges up to 1.7x quicker than Plinko.", "up to 1.7x", "convergence speed"),
+        ("We propose Zorblat. Zorblat yields 2x faster models.", "2x", "speedup"),
         (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
         # the whole phrase is the metric, as our annotation of the examples reads it
         ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "KV cache memory usage"),

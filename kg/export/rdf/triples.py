@@ -25,7 +25,8 @@ from kg.namespace import KGO
 UNEXPORTED: dict[str, dict[str, str]] = {
     "Paper": {"venue": "the kgo:publishedIn link to the venue says it",
               "source_path": "an input file path is not part of the data",
-              "source_index": "an input file position is not part of the data"},
+              "source_index": "an input file position is not part of the data",
+              "source_id": "an input record's own key; the paper's IRI, DOI, arXiv id and URL identify it"},
     **{label: {"proposed_by": "the kgo:proposes links say it"} for label in schema.ENTITY_LABELS},
     "PUBLISHED_IN": {"year": "the paper's dcterms:date says it"},
     **{kind: {"mentions": "mention offsets stay in the node-link JSON",
