@@ -117,6 +117,16 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. Zorblat trains 2-5x faster, which allows it to scale.", "2-5x", "training speed"),
         ("We propose Zorblat. Zorblat converges up to 1.7x quicker than Plinko.", "up to 1.7x", "convergence speed"),
         ("We propose Zorblat. Zorblat yields 2x faster models.", "2x", "speedup"),
+        # what a comparative with no noun after it compares
+        ("We propose Zorblat. Zorblat is 60% smaller than Plinko.", "60%", "size"),
+        ("We propose Zorblat. Zorblat trains on sequences 32 times longer than Plinko.", "32 times", "length"),
+        ("We propose Zorblat. Zorblat is up to two orders of magnitude more accurate than Plinko.",
+         "up to two orders of magnitude", "accuracy"),
+        ("We propose Zorblat. Zorblat makes classifiers up to 23% more robust than Plinko.", "up to 23%", "robustness"),
+        ("We propose Zorblat. Zorblat is 3x more efficient, in terms of integration steps, than Plinko.", "3x",
+         "integration steps"),
+        ("We propose Zorblat. Zorblat gives 2-3 times higher zero-shot performance than Plinko.", "2-3 times",
+         "zero-shot performance"),
         (r"It achieves an end-to-end 4.5$\times$ speedup.", "4.5x", "speedup"),
         # the whole phrase is the metric, as our annotation of the examples reads it
         ("It reduces KV cache memory usage by up to 75%.", "up to 75%", "KV cache memory usage"),

@@ -112,10 +112,15 @@ def _comparative(c: _Context) -> tuple | None:
     """``2.45x faster inference time``, ``5.9x fewer parameters``, ``16x smaller in size``: the nouns
     after a comparative, or after its *in*; ``3x faster`` alone is a speed-up."""
     doc, after = c.doc, c.stretch.value.end
-    while after < c.sent.end and doc[after].pos_ == "ADV" and doc[after].lower_ not in _COMPARATIVES:
+    while after < c.sent.end and doc[after].pos_ == "ADV" and doc[after].lower_ not in _COMPARATIVES | _DIMENSIONS.keys():
         after += 1  # ``6.6x significantly faster``
-    if after >= c.sent.end or doc[after].lower_ not in _COMPARATIVES:
+    if after >= c.sent.end:
         return None
+    if doc[after].lower_ not in _COMPARATIVES:  # ``32 times longer than``: the length
+        dimension = _DIMENSIONS.get(doc[after].lower_)
+        if dimension is None or _noun_phrase_from(doc, c.sent, after + 1) is not None:
+            return None
+        return None, dimension, c.change
     faster = doc[after].lower_ in _FASTER
     phrase = _noun_phrase_from(doc, c.sent, after + 1)
     if phrase is None and after + 2 < c.sent.end and doc[after + 1].lower_ == "in":
@@ -123,8 +128,46 @@ def _comparative(c: _Context) -> tuple | None:
     if phrase is not None and (not faster or c.named(phrase)[0] is not None):
         return c.named(phrase)
     if not faster:
-        return None
+        dimension = _dimension(doc, c.sent, after) if phrase is None else None
+        return (None, dimension, c.change) if dimension else None
     return None, _what_is_faster(c, after, phrase) or "speedup", "up"
+
+
+#: What a comparative of size compares (``60% smaller``).
+_DIMENSIONS = {"smaller": "size", "larger": "size", "bigger": "size", "longer": "length", "shorter": "length",
+               "cheaper": "cost"}
+
+
+def _dimension(doc: Doc, sent: Span, at: int) -> str | None:
+    """``60% smaller``: size; ``two orders of magnitude more accurate``: accuracy; ``23% more robust``:
+    robustness: what a comparative with no noun after it compares."""
+    word = doc[at].lower_
+    if word in _DIMENSIONS:
+        return _DIMENSIONS[word]
+    if word in ("more", "less") and at + 1 < sent.end and doc[at + 1].pos_ == "ADJ" and doc[at + 1].is_alpha:
+        after = [t.lower_ for t in doc[at + 2:min(sent.end, at + 6)] if t.text != ","]
+        if after[:3] == ["in", "terms", "of"]:
+            return None  # ``3x more efficient, in terms of integration steps``: the measure named after
+        return _quality(doc[at + 1].lower_)
+    return None
+
+
+def _quality(adjective: str) -> str:
+    """The noun of a quality: ``accurate`` -> ``accuracy``, ``efficient`` -> ``efficiency``, ``stable`` ->
+    ``stability``, ``robust`` -> ``robustness`` (the pipeline has no lemmatiser or lexicon of these)."""
+    if adjective.endswith(("ate", "ent")):
+        return adjective[:-2] + "cy" if adjective.endswith("ate") else adjective[:-1] + "cy"
+    if adjective.endswith("ant"):
+        return adjective[:-1] + "ce"
+    if adjective.endswith("ble"):
+        return adjective[:-3] + "bility"
+    if adjective.endswith("al"):
+        return adjective + "ity"
+    if adjective.endswith("e") and not adjective.endswith("ive"):
+        return adjective[:-1] + "ity"
+    if adjective.endswith("y"):
+        return adjective[:-1] + "iness"
+    return adjective + "ness"
 
 
 def _what_is_faster(c: _Context, faster: int, phrase: Span | None) -> str | None:

@@ -25,11 +25,18 @@ def _generic_head(phrase: str) -> bool:
 def _noun_phrase_from(doc: Doc, sent: Span, i: int) -> Span | None:
     """The nouns starting at token ``i`` (``total model parameters``)."""
     end = i
-    while end < sent.end and end - i < 5 and (doc[end].pos_ in ("NOUN", "PROPN", "ADJ") or doc[end].text == "-"):
+    while end < sent.end and end - i < 5 and (doc[end].pos_ in ("NOUN", "PROPN", "ADJ") or doc[end].text == "-"
+                                              or _in_compound(doc, end)):
         end += 1
     while end > i and doc[end - 1].pos_ == "ADJ":
         end -= 1
     return doc[i:end] if end > i and doc[end - 1].pos_ in ("NOUN", "PROPN") else None
+
+
+def _in_compound(doc: Doc, i: int) -> bool:
+    """Token ``i`` is joined by a hyphen to the word before or after it (``zero-shot``, ``top-1``)."""
+    return (i + 1 < len(doc) and doc[i + 1].text == "-" and not doc[i].whitespace_) or (
+        i > 0 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_)
 
 
 def _past_short_form(tokens: Span) -> list[Token]:
