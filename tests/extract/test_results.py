@@ -123,6 +123,8 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("We propose Zorblat. Zorblat is up to two orders of magnitude more accurate than Plinko.",
          "up to two orders of magnitude", "accuracy"),
         ("We propose Zorblat. Zorblat makes classifiers up to 23% more robust than Plinko.", "up to 23%", "robustness"),
+        ("We propose Zorblat. Zorblat enables 13% more accurate human verification than Plinko.", "13%",
+         "human verification accuracy"),
         ("We propose Zorblat. Zorblat is 3x more efficient, in terms of integration steps, than Plinko.", "3x",
          "integration steps"),
         ("We propose Zorblat. Zorblat gives 2-3 times higher zero-shot performance than Plinko.", "2-3 times",

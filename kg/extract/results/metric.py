@@ -110,7 +110,8 @@ def _metric_after_coordinated(c: _Context) -> tuple | None:
 
 def _comparative(c: _Context) -> tuple | None:
     """``2.45x faster inference time``, ``5.9x fewer parameters``, ``16x smaller in size``: the nouns
-    after a comparative, or after its *in*; ``3x faster`` alone is a speed-up."""
+    after a comparative, or after its *in*; ``3x faster`` alone is a speed-up, ``13% more accurate
+    verification`` the verification's accuracy."""
     doc, after = c.doc, c.stretch.value.end
     while after < c.sent.end and doc[after].pos_ == "ADV" and doc[after].lower_ not in _COMPARATIVES | _DIMENSIONS.keys():
         after += 1  # ``6.6x significantly faster``
@@ -126,6 +127,10 @@ def _comparative(c: _Context) -> tuple | None:
     if phrase is None and after + 2 < c.sent.end and doc[after + 1].lower_ == "in":
         phrase = _noun_phrase_from(doc, c.sent, after + 2)
     if phrase is not None and (not faster or c.named(phrase)[0] is not None):
+        quality = phrase[0]
+        if doc[after].lower_ in ("more", "less") and quality.pos_ == "ADJ" and quality.is_alpha and len(phrase) > 1 \
+                and c.named(phrase)[0] is None:  # ``13% more accurate human verification``: its accuracy
+            return None, f"{_name(phrase[1:])} {_quality(quality.lower_)}", c.change
         return c.named(phrase)
     if not faster:
         dimension = _dimension(doc, c.sent, after) if phrase is None else None
