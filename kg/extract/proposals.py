@@ -258,7 +258,7 @@ class ProposalFinder:
         lowers = [t.lower_ for t in before]
         description = self._description(doc, ent)
         has_subject = not _SUBJECTS.isdisjoint(sentence_words(sent))
-        if before and before[-1].lower_ in self.vocab.naming_words:
+        if self.vocab.names_next(lowers[-2:]):
             return self._described_by_preceding(doc, ent) or description, "naming"
         if has_subject and self._object_of_proposing_verb(doc, before, ent, entities):
             return description or self._described_by_preceding(doc, ent), "verb"
@@ -282,7 +282,7 @@ class ProposalFinder:
         """A descriptive phrase the paper names as its own (``a technique named data-dependent
         contraction``, ``the contextual lasso, a new estimator``): only a naming word or an
         apposition calling it a new thing of a kind; the other patterns need a name."""
-        if ent.start > 0 and doc[ent.start - 1].lower_ in self.vocab.naming_words:
+        if self.vocab.names_next([t.lower_ for t in doc[max(0, ent.start - 2):ent.start]]):
             return self._described_by_preceding(doc, ent) or self._description(doc, ent), "naming"
         kind = self._description(doc, ent) if _described_as_new(doc, ent) else None
         return (kind, "apposition") if kind else False

@@ -43,6 +43,20 @@ class Vocabulary:
     generic_families: frozenset[str] = frozenset()
     model_variants: frozenset[str] = frozenset()
 
+    def names_next(self, words: list[str]) -> bool:
+        """The words before a position (lower case, the last right before it) announce a name
+        there: ``dubbed``, ``termed as``. Not ``referred to as``, which names what exists (``a
+        phenomenon referred to as progressive sharpening``).
+
+        >>> vocab = default_vocabulary()
+        >>> vocab.names_next(["method", "dubbed"]), vocab.names_next(["termed", "as"]), vocab.names_next(["to", "as"])
+        (True, True, False)
+        """
+        if not words:
+            return False
+        return words[-1] in self.naming_words or (
+            words[-1] == "as" and len(words) >= 2 and words[-2] in self.naming_words)
+
     def is_family(self, name: str) -> bool:
         """A generic class that research treats as one family and names as such (``LLM``,
         ``MLLM``; the annotation guidelines keep them): an entity, flagged generic."""

@@ -54,6 +54,9 @@ def proposed(doc):
         (r"In this paper, we propose Q$^2$-Zorbnet, a novel framework for graph learning.", "Q²-Zorbnet"),
         ("The proposed algorithm, Plinkwise Quorb Recovery (PQR), first perturbs a data point.",
          "Plinkwise Quorb Recovery"),
+        # a naming word with its *as*
+        ("We propose a lightweight method denoted as ZEST for pruning.", "ZEST"),
+        ("We introduce a new sampling scheme, termed as Zorbic sampling, for diffusion models.", "Zorbic sampling"),
     ],
 )
 def test_proposals_are_found_by_syntax(nlp, text, name):
@@ -62,6 +65,14 @@ def test_proposals_are_found_by_syntax(nlp, text, name):
     entities = list(doc.spans["kg_entities"])
     found, _ = nlp.get_pipe("kg_proposals")._by_patterns(doc, entities)
     assert name in {entities[i].text for i in found}
+
+
+@pytest.mark.parametrize("text, name", [
+    ("We propose a lightweight method denoted as ZEST for pruning.", "ZEST"),
+    ("We introduce a new sampling scheme, termed as Zorbic sampling, for diffusion models.", "Zorbic sampling"),
+])
+def test_a_name_after_a_naming_word_and_its_as_is_proposed(nlp, text, name):
+    assert name in proposed(annotate(nlp, text))
 
 
 @pytest.mark.parametrize(

@@ -57,10 +57,11 @@ class IntroducedCandidates:
         words = doc_words(doc)
         for i in range(len(words) - 1):
             word = words[i]
-            if word not in self.vocab.naming_words and word not in self.vocab.propose_verbs and word != "proposed":
+            if word not in self.vocab.naming_words and word not in self.vocab.propose_verbs and word not in (
+                    "proposed", "as"):
                 continue
             token = doc[i]
-            slot = word in self.vocab.naming_words or (
+            slot = self.vocab.names_next(words[max(0, i - 1):i + 1]) or (
                 word in self.vocab.propose_verbs and token.tag_ in ("VBP", "VBZ", "VBD", "VB")) or (
                 word == "proposed" and token.i > 0 and doc[token.i - 1].lower_ in ("the", "our"))
             if not slot:

@@ -75,14 +75,14 @@ class NameCandidates:
                 yield i
 
     def _introduces_name(self, before: list[str]) -> bool:
-        """The two words before a position announce a name: ``dubbed``, ``we propose``,
-        ``propose the``, ``our proposed``, ``datasets,``."""
+        """The words before a position announce a name: ``dubbed``, ``termed as``, ``we
+        propose``, ``propose the``, ``our proposed``, ``datasets,``."""
         if not before:
             return False
         first, last = before[0], before[-1]
         vocab = self.vocab
         return (
-            last in vocab.naming_words
+            vocab.names_next(before)
             or last in vocab.propose_verbs
             or (last == "the" and first in vocab.propose_verbs)
             or before in OUR_NEW
