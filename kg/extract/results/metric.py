@@ -126,12 +126,13 @@ def _comparative(c: _Context) -> tuple | None:
     phrase = _noun_phrase_from(doc, c.sent, after + 1)
     if phrase is None and after + 2 < c.sent.end and doc[after + 1].lower_ == "in":
         phrase = _noun_phrase_from(doc, c.sent, after + 2)
-    if phrase is not None and (not faster or c.named(phrase)[0] is not None):
+    named = c.named(phrase) if phrase is not None else None
+    if named is not None and (not faster or named[0] is not None):
         quality = phrase[0]
-        if doc[after].lower_ in ("more", "less") and quality.pos_ == "ADJ" and quality.is_alpha and len(phrase) > 1 \
-                and c.named(phrase)[0] is None:  # ``13% more accurate human verification``: its accuracy
+        if named[0] is None and doc[after].lower_ in ("more", "less") and quality.pos_ == "ADJ" and quality.is_alpha \
+                and len(phrase) > 1:  # ``13% more accurate human verification``: its accuracy
             return None, f"{_name(phrase[1:])} {_quality(quality.lower_)}", c.change
-        return c.named(phrase)
+        return named
     if not faster:
         dimension = _dimension(doc, c.sent, after) if phrase is None else None
         return (None, dimension, c.change) if dimension else None
@@ -184,14 +185,12 @@ def _what_is_faster(c: _Context, faster: int, phrase: Span | None) -> str | None
         head = phrase[-1]
         if head.lower_ in _MEASURES:
             return _name(phrase)  # ``faster running time``
-        if head.tag_ in ("NN", "VBG"):  # an activity, not things (``faster models``)
-            return f"{_name(phrase)} speed"
+        # an activity, not things (``yields 2x faster models``)
+        return f"{_name(phrase)} speed" if head.tag_ in ("NN", "VBG") else None
     if faster + 2 < c.sent.end and doc[faster + 1].lower_ in ("at", "to", "in"):
         done = doc[faster + 2]  # ``faster to train``, ``faster at inference``
         if done.pos_ == "VERB" or done.tag_ == "NN":
             return f"{_activity(done)} speed"
-    if phrase is not None and phrase.start == faster + 1:
-        return None  # ``yields 2x faster models``
     before = value.start - 1
     if before > c.sent.start and doc[before].lower_ in ("speed", "speeds"):
         named = _noun_phrase_ending(doc, c.sent, before)  # ``training speeds 100-fold faster``
