@@ -123,16 +123,21 @@ def test_build_is_stable_across_input_order(tmp_path, examples_dir, seeds_build)
     assert report.papers_built == 38
 
 
-def test_each_paper_keeps_the_id_its_input_record_gave_it(tmp_path):
+def _built_papers(tmp_path, *records: str) -> list[dict]:
+    """``papers.jsonl`` of a build of the given JSON Lines records, into ``tmp_path / "out"``."""
     source = tmp_path / "in.jsonl"
-    source.write_text(
-        '{"id": "openreview:Zorb1", "abstract": "We propose Zorb, a novel framework."}\n'
-        '{"paper_id": 17, "abstract": "We propose Plink, a novel sampler."}\n'
-        '{"abstract": "We propose Quib, a novel parser."}\n',
-        encoding="utf-8",
-    )
+    source.write_text("".join(record + "\n" for record in records), encoding="utf-8")
     build([source], tmp_path / "out")
-    papers = [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
+    return [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
+
+
+def test_each_paper_keeps_the_id_its_input_record_gave_it(tmp_path):
+    papers = _built_papers(
+        tmp_path,
+        '{"id": "openreview:Zorb1", "abstract": "We propose Zorb, a novel framework."}',
+        '{"paper_id": 17, "abstract": "We propose Plink, a novel sampler."}',
+        '{"abstract": "We propose Quib, a novel parser."}',
+    )
     assert [p["source"]["id"] for p in papers] == ["openreview:Zorb1", "17", None]
     assert all(p["id"].startswith("paper:") for p in papers)  # kg's own id is still the abstract's
     graph = nx.node_link_graph(json.loads((tmp_path / "out" / "graph.json").read_text()), edges="edges")
@@ -140,15 +145,12 @@ def test_each_paper_keeps_the_id_its_input_record_gave_it(tmp_path):
 
 
 def test_each_paper_keeps_its_authors_and_links(tmp_path):
-    source = tmp_path / "in.jsonl"
-    source.write_text(
+    papers = _built_papers(
+        tmp_path,
         '{"title": "Zorb", "authors": ["Ada Lovelace", "Alan Turing"], "url": "https://openreview.net/forum?id=Zorb1", '
-        '"abstract": "We propose Zorb, a novel framework."}\n'
-        '{"doi": "10.1000/plink.17", "author": "Lovelace, Ada and Turing, Alan", "abstract": "We propose Plink."}\n',
-        encoding="utf-8",
+        '"abstract": "We propose Zorb, a novel framework."}',
+        '{"doi": "10.1000/plink.17", "author": "Lovelace, Ada and Turing, Alan", "abstract": "We propose Plink."}',
     )
-    build([source], tmp_path / "out")
-    papers = [json.loads(line) for line in (tmp_path / "out" / "papers.jsonl").read_text("utf-8").splitlines()]
     assert [p["authors"] for p in papers] == [["Ada Lovelace", "Alan Turing"], ["Ada Lovelace", "Alan Turing"]]
     assert [(p["url"], p["doi"], p["arxiv_id"]) for p in papers] == [
         ("https://openreview.net/forum?id=Zorb1", None, None), (None, "10.1000/plink.17", None)]
