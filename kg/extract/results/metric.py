@@ -118,7 +118,7 @@ def _comparative(c: _Context) -> tuple | None:
     if after >= c.sent.end:
         return None
     if doc[after].lower_ not in _COMPARATIVES:  # ``32 times longer than``: the length
-        dimension = _DIMENSIONS.get(doc[after].lower_)
+        dimension = _dimension(doc, c.sent, after)
         if dimension is None or _noun_phrase_from(doc, c.sent, after + 1) is not None:
             return None
         return None, dimension, c.change

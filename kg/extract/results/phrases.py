@@ -35,8 +35,7 @@ def _noun_phrase_from(doc: Doc, sent: Span, i: int) -> Span | None:
 
 def _in_compound(doc: Doc, i: int) -> bool:
     """Token ``i`` is joined by a hyphen to the word before or after it (``zero-shot``, ``top-1``)."""
-    return (i + 1 < len(doc) and doc[i + 1].text == "-" and not doc[i].whitespace_) or (
-        i > 0 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_)
+    return _glued_to_hyphen(doc, i, len(doc)) or (i > 0 and doc[i - 1].text == "-" and not doc[i - 1].whitespace_)
 
 
 def _past_short_form(tokens: Span) -> list[Token]:
