@@ -18,6 +18,10 @@ from kg.ids import name_key
 __all__ = ["Vocabulary", "default_vocabulary", "is_generic_class"]
 
 
+#: What *we* say to name a thing of ours: ``which we call X``, ``we term X``.
+_WE_NAME = frozenset({"call", "term", "coin", "dub", "name"})
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -45,17 +49,20 @@ class Vocabulary:
 
     def names_next(self, words: list[str]) -> bool:
         """The words before a position (lower case, the last right before it) announce a name
-        there: ``dubbed``, ``termed as``. Not ``referred to as``, which names what exists (``a
+        there: ``dubbed``, ``termed as``, ``we call``. Not ``referred to as``, which names what exists (``a
         phenomenon referred to as progressive sharpening``).
 
         >>> vocab = default_vocabulary()
         >>> vocab.names_next(["method", "dubbed"]), vocab.names_next(["termed", "as"]), vocab.names_next(["to", "as"])
         (True, True, False)
+        >>> vocab.names_next(["we", "call"]), vocab.names_next(["we", "term"]), vocab.names_next(["to", "call"])
+        (True, True, False)
         """
         if not words:
             return False
-        return words[-1] in self.naming_words or (
-            words[-1] == "as" and len(words) >= 2 and words[-2] in self.naming_words)
+        return words[-1] in self.naming_words or len(words) >= 2 and (
+            (words[-1] == "as" and words[-2] in self.naming_words)
+            or (words[-2] == "we" and words[-1] in _WE_NAME))
 
     def is_family(self, name: str) -> bool:
         """A generic class that research treats as one family and names as such (``LLM``,

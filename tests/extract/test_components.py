@@ -170,6 +170,8 @@ def test_a_description_is_read_past_its_hyphenated_modifiers(nlp, text, name):
          "zorbed plink contraction"),
         ("This leads us to the contextual zorb lasso, a new statistical estimator that fits a sparse model.",
          "contextual zorb lasso"),
+        ("We present a family of methods for sparse graphs that we term adaptive plonk smoothing, and show "
+         "it converges.", "adaptive plonk smoothing"),
     ],
 )
 def test_a_phrase_the_paper_names_has_its_proposal_pattern(nlp, text, phrase):
@@ -516,6 +518,10 @@ def test_the_phrase_a_paper_introduces_is_a_candidate_whole(nlp, text, phrase):
         ('We describe a new analysis, which we call "plinth rules", to find faults in parsers.', "plinth rules"),
         ("Experiments show that the proposed quibble-domain transfer parametrization is stable.",
          "quibble-domain transfer parametrization"),
+        # a kind word most names keep stays, one most names drop goes
+        ("Furthermore, we introduce a novel patch pyramid loss that leverages patch recurrence.", "patch pyramid loss"),
+        ("We introduce a novel quorb-ranking loss for retrieval.", "quorb-ranking loss"),
+        ("We propose a weight-quorb joint shrinking method for pruning.", "weight-quorb joint shrinking"),
     ],
 )
 def test_a_quoted_or_proposed_phrase_is_an_introduced_candidate(nlp, text, phrase):
