@@ -30,6 +30,7 @@ _SYMBOLS = {
     "epsilon": "ε", "eta": "η", "theta": "θ", "lambda": "λ", "mu": "μ", "pi": "π",
     "sigma": "σ", "tau": "τ", "phi": "φ", "ell": "ℓ", "log": "log", "min": "min",
     "max": "max", "textasciitilde": "~", "quad": " ", "qquad": " ", "sqrt": "√",
+    "bf": "", "it": "", "rm": "", "sf": "", "tt": "", "em": "",  # font switches: ``{\bf D}``
 }
 _STYLE_COMMANDS = (
     "textbf|textit|emph|texttt|textsc|textrm|textsf|text|mathbf|mathrm|mathcal|mathit|"
@@ -65,7 +66,8 @@ _TOKEN = re.compile(
     r"|(?P<glued>(?<=[a-z0-9)\]])\.(?=[A-Z][a-z]+(?:[\s,;:]|$)))"
     r"|(?P<brace>[{}])"
 )
-_ESCAPE = re.compile(r"\\\\?([%&_#$])")
+#: Inside a style command's braces: an escaped character, a command (``\\times``), a math dollar.
+_IN_STYLE = re.compile(r"\\\\?(?P<char>[%&_#$])|(?P<command>\\(?P<command_name>[A-Za-z]+)\s?)|\$")
 _URL = re.compile(
     r"(?:https?://|www\.|(?<![\w.@/])(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/)"
     r"[^\s{}<>\\\"'`|^]+",
@@ -135,14 +137,17 @@ def _replace_with(text: str):
 
 
 def _styled(out: _Builder, raw: str, match: re.Match) -> None:
-    """``\\textbf{D}``: the text kept, escapes in it read (``\\textbf{90.4\\%}``); a bold command
-    makes it emphasis."""
+    """``\\textbf{D}``: the text kept, escapes, symbols and math in it read (``\\textbf{90.4\\%}``,
+    ``\\mathbf{\\ge 2\\times}``, ``\\textbf{5.18$\\times$}``); a bold command makes it emphasis."""
     begin = out.size
     at = match.start("style_text")
-    for escape in _ESCAPE.finditer(raw, at, match.end("style_text")):
-        out.copy(raw, at, escape.start())
-        out.replace(escape.group(1), escape.start(), escape.end())
-        at = escape.end()
+    for inner in _IN_STYLE.finditer(raw, at, match.end("style_text")):
+        out.copy(raw, at, inner.start())
+        if inner.group("char"):
+            out.replace(inner.group("char"), inner.start(), inner.end())
+        elif inner.group("command_name"):
+            _command(out, raw, inner)
+        at = inner.end()
     out.copy(raw, at, match.end("style_text"))
     if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
         out.emphasis.append((begin, out.size, "bold"))

@@ -21,6 +21,10 @@ from kg.extract.clean import clean_text, find_urls
         (r"bias of $\ell_\infty$ and $x_i$ in snake_case", "bias of ℓ_∞ and x_i in snake_case"),
         (r"up to 50\% faster", "up to 50% faster"),
         (r"a CIoU of $\textbf{90.4\%}$", "a CIoU of 90.4%"),  # an escape inside a style command
+        # symbols, math and font switches inside a style command
+        (r"achieves $\mathbf{\ge 2\times}$ faster training", "achieves ≥2× faster training"),
+        (r"is \textbf{5.18$\times$} faster for $\boldsymbol{\theta}$", "is 5.18× faster for θ"),
+        (r"\text{\bf Z}orb", "Zorb"),
         (r"only $25\\%$ of it", "only 25% of it"),  # an escape escaped twice
         ("plain text stays", "plain text stays"),
         # a sentence glued to the one before it gets its space; an address keeps its period
