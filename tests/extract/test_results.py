@@ -204,6 +204,9 @@ def test_a_score_with_its_metric_dataset_and_subject(nlp):
         ("Zorblat improves top-1 accuracy beyond earlier methods, with a 3.08% improvement over Plinko.", "3.08%",
          "top-1 accuracy"),
         ("Zorblat gives a 10% improvement.", "10%", "improvement"),
+        # a change *in* a measure a participle modifies
+        ("Compared to Plinko, the increase in certified accuracy given by Zorblat is large, up to 6.4% on "
+         "ImageNet.", "up to 6.4%", "certified accuracy"),
         # improving another method by a margin, the measure unnamed
         ("We propose Zorblat. Zorblat improves YOLO by 10% for object detection.", "10%", "improvement"),
         # a share of what the phrase after "of" counts, when nothing else names the measure

@@ -145,13 +145,15 @@ def _in_or_of(doc: Doc, sent: Span, i: int) -> str | None:
         return None
     words = []
     for token in doc[i + 1:min(sent.end, i + 6)]:
-        if token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-":
+        # ``in certified accuracy``: a participle modifies the measure; ``in predicting labels`` is no measure
+        participle = token.tag_ == "VBN" or (token.tag_ == "VBG" and bool(words))
+        if token.pos_ in ("NOUN", "PROPN", "ADJ") or token.text == "-" or participle:
             words.append(token)
             continue
         if token.pos_ == "DET" and not words:
             continue
         break
-    while words and words[-1].pos_ == "ADJ":
+    while words and (words[-1].pos_ == "ADJ" or words[-1].tag_ in ("VBN", "VBG")):
         words.pop()
     if doc[i].lower_ == "on" and (not words or words[-1].lower_ not in _HIGHER_BETTER | _LOWER_BETTER):
         return None
