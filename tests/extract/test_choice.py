@@ -30,6 +30,24 @@ def test_a_phrase_around_a_catalogue_name_is_strong_unless_it_holds_another_name
     assert (outer.priority == PRIORITY_CATALOGUE) is strong
 
 
+@pytest.mark.parametrize("text, phrase, inner, types, strong", [
+    # a dataset name around one the catalogue lists as a dataset and as a model
+    ("Results on Plonk-Sound Source are best.", "Plonk-Sound Source", "Plonk-Sound", ("Dataset", "Model"), True),
+    # a size after a catalogued dataset makes its own variant; a plain word describes it
+    ("We train on Plonknet 64x64 images.", "Plonknet 64x64", "Plonknet", ("Dataset",), True),
+    ("We train on Plonknet images.", "Plonknet images", "Plonknet", ("Dataset",), False),
+    # a task around a dataset stays the dataset's
+    ("It solves Plonkbench question answering.", "Plonkbench question answering", "Plonkbench", ("Dataset",), False),
+])
+def test_a_dataset_phrase_around_a_catalogued_dataset(text, phrase, inner, types, strong):
+    doc = spacy.blank("en")(text)
+    label = "Task" if "answering" in phrase else "Dataset"
+    outer = candidate(doc, text, phrase, label, 1.5, "learned")
+    strengthen_around_catalogue(doc, [outer, *(candidate(doc, text, inner, t, PRIORITY_CATALOGUE, "catalogue")
+                                               for t in types)])
+    assert (outer.priority == PRIORITY_CATALOGUE) is strong
+
+
 @pytest.mark.parametrize("text, phrase, inner, strong", [
     # capitalised words around a catalogued model name a method of the paper's own
     ("We present Spiking Plonknet for point clouds.", "Spiking Plonknet", "Plonknet", True),

@@ -53,13 +53,23 @@ def strengthen_around_catalogue(doc: Doc, candidates: list[Candidate]) -> None:
         # only the candidates starting inside the phrase: a long text stays linear
         first, last = bisect_left(starts, phrase.start), bisect_right(starts, phrase.end)
         inside = [c for c in catalogued[first:last] if phrase.start <= c.start and c.end <= phrase.end]
-        if any(c.label != phrase.label for c in inside) and not _named_around(doc, inside, phrase):
+        if not _of_its_type(inside, phrase) and not _named_around(doc, inside, phrase):
             continue
         first, last = bisect_left(named_starts, phrase.start), bisect_right(named_starts, phrase.end)
         others = [c for c in named[first:last] if c.end <= phrase.end and (c.start, c.end) != (phrase.start, phrase.end)
                   and not any(m.start <= c.start and c.end <= m.end for m in inside)]
         if not others and any(_stands_for_phrase(doc, c, phrase) for c in inside):
             phrase.priority = PRIORITY_CATALOGUE
+
+
+def _of_its_type(inside: list[Candidate], phrase: Candidate) -> bool:
+    """Every catalogue match inside the phrase can be of the phrase's type: ``VGG-Sound Source``
+    around ``VGG-Sound``, which the catalogue lists as a dataset and as a model; not ``LAMBADA
+    natural language understanding``, a task around a dataset."""
+    types: dict[tuple[int, int], set[str | None]] = {}
+    for c in inside:
+        types.setdefault((c.start, c.end), set()).add(c.label)
+    return all(phrase.label in labels for labels in types.values())
 
 
 def _named_around(doc: Doc, inside: list[Candidate], phrase: Candidate) -> bool:
@@ -85,7 +95,7 @@ def _stands_for_phrase(doc: Doc, match: Candidate, phrase: Candidate) -> bool:
            for t in doc[phrase.start + 1:match.start]):
         return False  # a word between spaces; ``text-to-image retrieval`` is one name
     return not (match.label in ("Dataset", "Model") and match.start == phrase.start
-                and all(t.is_lower for t in doc[match.end:phrase.end]))
+                and all(t.is_lower and t.is_alpha for t in doc[match.end:phrase.end]))  # not ``ImageNet 64x64``
 
 
 def _label_as_learned(candidates: list[Candidate], learned: list[Candidate]) -> None:
