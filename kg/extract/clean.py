@@ -147,7 +147,7 @@ def _styled(out: _Builder, raw: str, match: re.Match) -> None:
             out.replace(inner.group("char"), inner.start(), inner.end())
         elif inner.group("command_name"):
             _command(out, raw, inner)
-        at = inner.end()
+        at = inner.end()  # a math dollar leaves nothing
     out.copy(raw, at, match.end("style_text"))
     if match.group("style_cmd") in _BOLD_COMMANDS and out.size > begin:
         out.emphasis.append((begin, out.size, "bold"))

@@ -18,10 +18,6 @@ from kg.ids import name_key
 __all__ = ["Vocabulary", "default_vocabulary", "is_generic_class"]
 
 
-#: What *we* say to name a thing of ours: ``which we call X``, ``we term X``.
-_WE_NAME = frozenset({"call", "term", "coin", "dub", "name"})
-
-
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -46,6 +42,7 @@ class Vocabulary:
     generic_class_modifiers: frozenset[str] = frozenset()
     generic_families: frozenset[str] = frozenset()
     model_variants: frozenset[str] = frozenset()
+    we_naming_verbs: frozenset[str] = frozenset()  # ``which we call X``, ``we term X``
 
     def names_next(self, words: list[str]) -> bool:
         """The words before a position (lower case, the last right before it) announce a name
@@ -62,7 +59,7 @@ class Vocabulary:
             return False
         return words[-1] in self.naming_words or len(words) >= 2 and (
             (words[-1] == "as" and words[-2] in self.naming_words)
-            or (words[-2] == "we" and words[-1] in _WE_NAME))
+            or (words[-2] == "we" and words[-1] in self.we_naming_verbs))
 
     def is_family(self, name: str) -> bool:
         """A generic class that research treats as one family and names as such (``LLM``,
@@ -191,6 +188,7 @@ def default_vocabulary() -> Vocabulary:
             "assembled assembling"
         ),
         naming_words=_words("dubbed named called termed coined denoted abbreviated titled"),
+        we_naming_verbs=_words("call term coin dub name"),
         adjective_endings=("al", "ive", "ous", "ic", "ed", "ar", "ble", "ful", "less", "ent", "ant"),
         generic_class_heads=_words("model network system agent architecture learner"),
         generic_class_modifiers=_words(
