@@ -530,6 +530,15 @@ def test_a_quoted_or_proposed_phrase_is_an_introduced_candidate(nlp, text, phras
     assert found == [phrase]
 
 
+def test_a_capitalised_run_keeps_a_short_part_glued_on_by_a_hyphen(nlp):
+    """``Split ImageNet-R``, not ``Split ImageNet``; ``Text-to`` is no part, a single word no run."""
+    doc = before(nlp, "We report results on Split Plonknet-R and on Quorb-2 with Text-to-Image Zorbing.", "kg_entities")
+    found, _ = nlp.get_pipe("kg_entities").candidates(doc)
+    texts = {doc[c.start:c.end].text for c in found if c.source in ("title", "name")}
+    assert "Split Plonknet-R" in texts and "Split Plonknet" not in texts, texts
+    assert "Text-to" not in texts, texts
+
+
 def test_every_noun_phrase_is_an_untyped_candidate_without_generic_words(nlp):
     doc = before(nlp, "We study blorpic forgetting and the length wibbling of a novel method.", "kg_entities")
     recogniser = nlp.get_pipe("kg_entities")
