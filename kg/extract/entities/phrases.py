@@ -90,14 +90,10 @@ class PhraseCandidates:
 
         def run(strict: bool) -> int:
             end = start
-            while end < limit:
-                if self._is_title_word(doc[end]) or joins(end, strict):
-                    end += 1
-                elif end - start >= 2 and _glued_part(doc, end, limit):
-                    end += 2  # ``Split ImageNet-R``: a short part glued on by a hyphen ends the name
-                    break
-                else:
-                    break
+            while end < limit and (self._is_title_word(doc[end]) or joins(end, strict)):
+                end += 1
+            if end - start >= 2 and _glued_part(doc, end, limit):
+                end += 2  # ``Split ImageNet-R``: a short part glued on by a hyphen ends the name
             return end
 
         end, whole = run(True), run(False)
@@ -235,6 +231,5 @@ class PhraseCandidates:
 def _glued_part(doc: Doc, i: int, limit: int) -> bool:
     """A hyphen at ``i`` written without spaces between a word and a short part, capital letters
     or a number (``ImageNet-R``, ``Mamba-2``; not ``Text-to``), which a capitalised run keeps."""
-    return doc[i].text == "-" and i + 1 < limit and not doc[i - 1].whitespace_ and not doc[i].whitespace_ \
+    return i < limit and doc[i].text == "-" and i + 1 < limit and not doc[i - 1].whitespace_ and not doc[i].whitespace_ \
         and len(doc[i + 1].text) <= 2 and (doc[i + 1].text.isdigit() or doc[i + 1].text.isupper())
-
