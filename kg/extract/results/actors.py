@@ -116,6 +116,8 @@ def _in_phrase(doc: Doc, sent: Span, actor: Span, ents: list[Span]) -> bool:
         i = _before_modifiers(doc, sent, i)
         if i < sent.start or doc[i].lower_ not in ("and", "or", ",", "("):
             break
+        if doc[i].text == "," and doc[i + 1].pos_ == "DET":
+            break  # ``applying it to X, the Swin-B model achieves``: a clause's subject, not a listed name
         # ``on Y and X``, ``on Traveling Salesman Problem (TSP) and X``, ``with Y (X)``: X is in Y's phrase
         end = i if doc[i].text == "(" else _before_parentheses(doc, sent, i)
         listed = next((e for e in ents if e.end == end and e.start >= sent.start), None)
