@@ -64,7 +64,6 @@ def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous
     else the subject of the value before it in the sentence, else the paper's proposal."""
     value = stretch.value
     actors = [e for e in ents if e.label_ in _ACTORS and stretch.left <= e.start and e.end <= value.start]
-    ours = False
     for actor in sorted(actors, key=lambda e: -e.start):
         between = doc[actor.end:value.start]
         if _in_phrase(doc, sent, actor, ents) and not _relative_clause(between):
@@ -72,12 +71,11 @@ def _subject(doc: Doc, sent: Span, ents: list[Span], stretch: _Stretch, previous
         if _baseline_marked(doc, sent, actor) and not _relative_clause(between):
             continue
         if any(t.lower_ in _WE for t in between):
-            ours = True  # ``while X solved 4% of tasks, our method achieved 74%``: ours, not X's
             break
         if any(t.tag_ in _FINITE for t in between):
             return _proposal_it_uses(doc, ents, actor, between, main) or _first_listed(doc, sent, actor, ents)
-    ours = ours or (not actors and any(t.lower_ in _WE for t in doc[stretch.left:value.start]))
-    if previous is not None and not ours:
+    # ``while X solved 4% of tasks, our method achieved 74%``: ours, not the value before's
+    if previous is not None and not any(t.lower_ in _WE for t in doc[stretch.left:value.start]):
         return previous["_subject"]
     return main
 
