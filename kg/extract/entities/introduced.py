@@ -11,11 +11,6 @@ from kg.extract.entities.shapes import is_name_like
 from kg.extract.sentences import doc_words
 from kg.ids import singular_name
 
-#: Kind words a name keeps (``spatial pyramid loss``, ``hydraulics-informed graph neural network``):
-#: the training annotation writes them with the name 66-95% of the time, against 2-36% for
-#: ``framework``, ``approach``, ``technique``, ``strategy``, ``algorithm``, which a name drops.
-_KEPT_KIND_WORDS = frozenset({"loss", "network", "model", "process", "kernel", "estimator", "classifier",
-                              "system", "layer", "policy", "decoder", "generator", "tokenizer"})
 _OPENING_QUOTES = {'"', "“", "'", "‘", "``"}
 
 
@@ -75,9 +70,9 @@ class IntroducedCandidates:
             if self._is_kind_only(doc[start:end]) and end + 1 < len(doc) and doc[end].text == ",":
                 start, end = self._introduced_at(doc, end + 1)  # a novel architecture, Tandem transformers
             if end - start > 1 and self._is_kind_only(doc[end - 1:end]) \
-                    and singular_name(doc[end - 1].lower_) not in _KEPT_KIND_WORDS \
+                    and singular_name(doc[end - 1].lower_) not in self.vocab.kept_heads \
                     and not (doc[end - 2].pos_ == "ADJ" and doc[end - 2].text.islower()):
-                end -= 1  # a weight-momentum joint shrinking method
+                end -= 1  # a weight-momentum joint shrinking method; not a spatial pyramid loss
             if end > start and not self._is_kind_only(doc[start:end]):
                 yield Candidate(start, end, type_of_phrase(doc[start:end], self.vocab), PRIORITY_TITLE,
                                 source="introduced")
