@@ -67,7 +67,7 @@ _TOKEN = re.compile(
     r"|(?P<brace>[{}])"
 )
 #: Inside a style command's braces: an escaped character, a command (``\\times``), a math dollar.
-_IN_STYLE = re.compile(r"\\\\?(?P<char>[%&_#$])|(?P<command>\\(?P<command_name>[A-Za-z]+)\s?)|\$")
+_IN_STYLE = re.compile(r"\\\\?(?P<char>[%&_#$])|\\(?P<command_name>[A-Za-z]+)\s?|\$")
 _URL = re.compile(
     r"(?:https?://|www\.|(?<![\w.@/])(?:github\.com|gitlab\.com|bitbucket\.org|huggingface\.co)/)"
     r"[^\s{}<>\\\"'`|^]+",

@@ -380,16 +380,20 @@ def test_a_result_no_clause_attributes_is_the_main_proposals(nlp):
          "demonstrate 2-3 times higher zero-shot performance than imitation learning methods.", "Zorbfit"),
         # a clause subject that does not run the proposal keeps its result
         ("We propose Zorbfit, a reward model. GPT-4 with retrieval achieves 80% accuracy on GSM8K.", "GPT-4"),
-        # ours, after another actor's value in the sentence
-        ("We propose Zorbfit, a prompting method. In Game of 24, while GPT-4 with chain-of-thought only solved "
-         "4% of tasks, our method achieved a success rate of 74%.", "Zorbfit"),
         # after a fronted phrase, the comma opens the clause whose subject it is, no list
         ("We propose Zorbfit, a quantizer. For example, applying Zorbfit to 4-bit quantization, the Swin-B "
          "model achieves a top-1 accuracy of 82.2% on ImageNet.", "Swin-B"),
     ],
 )
 def test_a_subject_running_the_proposal_credits_it(nlp, text, subject):
-    assert results(nlp, text)[-1]["subject"] == subject
+    [found] = results(nlp, text)
+    assert found["subject"] == subject
+
+
+def test_a_value_after_our_is_ours_not_the_subject_of_the_value_before(nlp):
+    found = by_value(nlp, "We propose Zorbfit, a prompting method. In Game of 24, while GPT-4 with chain-of-thought "
+                          "only solved 4% of tasks, our method achieved a success rate of 74%.")
+    assert (found["4%"]["subject"], found["74%"]["subject"]) == ("GPT-4", "Zorbfit")
 
 
 @pytest.mark.parametrize(

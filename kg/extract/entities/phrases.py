@@ -231,5 +231,7 @@ class PhraseCandidates:
 def _glued_part(doc: Doc, i: int, limit: int) -> bool:
     """A hyphen at ``i`` written without spaces between a word and a short part, capital letters
     or a number (``ImageNet-R``, ``Mamba-2``; not ``Text-to``), which a capitalised run keeps."""
-    return i < limit and doc[i].text == "-" and i + 1 < limit and not doc[i - 1].whitespace_ and not doc[i].whitespace_ \
-        and len(doc[i + 1].text) <= 2 and (doc[i + 1].text.isdigit() or doc[i + 1].text.isupper())
+    if i + 1 >= limit or doc[i].text != "-" or doc[i - 1].whitespace_ or doc[i].whitespace_:
+        return False
+    part = doc[i + 1].text
+    return len(part) <= 2 and (part.isdigit() or part.isupper())
